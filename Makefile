@@ -1,0 +1,30 @@
+# Quick start: `make serve` (install, build, preview with live reload) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install build check serve test clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+build: install
+	$(PY) build.py build
+
+check: install
+	$(PY) build.py check --strict
+
+serve: install
+	$(PY) build.py serve
+
+test: install
+	$(PY) -m pytest -q
+
+clean:
+	rm -rf site .site.* .dossier-cache

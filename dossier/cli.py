@@ -1,0 +1,136 @@
+"""Command line: build, check, new and serve."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .problems import ContentError, Problem, UsageError
+from .schema import RECORD_TYPES, content_fields
+from .slug import fold_id
+
+NEW_KINDS = {"person": "people", "event": "events", "source": "sources", "place": "places", "group": "groups"}
+
+
+def print_problems(problems: list[Problem]) -> None:
+    """Print problems one per line, sorted, then a summary line."""
+    for problem in sorted(problems):
+        print(problem, file=sys.stderr)
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    if problems:
+        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", file=sys.stderr)
+
+
+def scaffold(kind: str, name: str) -> str:
+    """Return the text of a new content file with every field of the kind's schema."""
+    collection = NEW_KINDS[kind]
+    lines = []
+    for spec in content_fields(RECORD_TYPES[collection]):
+        type_name, doc = spec.metadata["type"], spec.metadata["doc"]
+        if spec.name in ("name", "title"):
+            value = _yaml_text(name)
+        elif spec.name == "seed":
+            value = f"{fold_id(name)}.txt"
+        elif spec.name == "language":
+            value = "en"
+        elif spec.name == "date":
+            value = "2019-01-01"
+        elif spec.name == "summary":
+            value = '""'
+        elif type_name in ("texts", "slugs", "figures") or type_name.startswith("ids:"):
+            value = "[]"
+        elif type_name == "bool":
+            value = "false"
+        elif type_name.startswith("enum:"):
+            value = type_name[5:].split("|")[0]
+        else:
+            value = ""
+        required = " (required)" if spec.metadata["required"] else ""
+        lines.append(f"{spec.name}: {value}".rstrip() + f"  # {doc}{required}")
+    if collection == "sources":
+        return "\n".join(lines) + "\n"
+    return "---\n" + "\n".join(lines) + "\n---\nWrite here, citing each claim: [@source-id \"verbatim quote\"].\n"
+
+
+def _yaml_text(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def command_new(args: argparse.Namespace) -> int:
+    collection = NEW_KINDS[args.kind]
+    rid = fold_id(args.name)
+    if not rid:
+        raise UsageError(f"cannot make an id from {args.name!r}; use letters or digits")
+    suffix = ".yaml" if collection == "sources" else ".md"
+    path = Path(args.source) / "content" / collection / f"{rid}{suffix}"
+    if path.exists():
+        raise UsageError(f"{path} already exists")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(scaffold(args.kind, args.name), encoding="utf-8")
+    print(f"created {path}")
+    return 0
+
+
+def command_check(args: argparse.Namespace) -> int:
+    from .pipeline import check
+
+    problems = check(Path(args.source), strict=args.strict)
+    print_problems(problems)
+    print("check passed: every reference resolved and every quote found in its source")
+    return 0
+
+
+def command_build(args: argparse.Namespace) -> int:
+    from .pipeline import build
+
+    out = Path(args.out) if args.out else Path(args.source) / "site"
+    report = build(Path(args.source), out, portable=args.portable, strict=args.strict)
+    print_problems(report.warnings)
+    made = ", ".join(f"{count} {kind}" for kind, count in sorted(report.pages.items()))
+    print(f"built {out}: {report.files} files ({made}) in {report.seconds:.2f} s")
+    return 0
+
+
+def command_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(Path(args.source), host=args.host, port=args.port)
+
+
+def parser() -> argparse.ArgumentParser:
+    """Return the argument parser for every command."""
+    main_parser = argparse.ArgumentParser(prog="dossier", description="Build a cross-linked documentary site whose every claim cites a verified passage.")
+    commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build = commands.add_parser("build", help="build the site")
+    build.add_argument("--out", help="output folder (default: site/ in the source folder)")
+    build.add_argument("--portable", action="store_true", help="links name their index.html, so the site works from file://")
+    build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check = commands.add_parser("check", help="validate everything and write nothing")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    new = commands.add_parser("new", help="create a content file from the schema")
+    new.add_argument("kind", choices=sorted(NEW_KINDS))
+    new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")
+    serve = commands.add_parser("serve", help="build and preview with live reload")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    for sub in (build, check, new, serve):
+        sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
+    return main_parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a command; exit 1 on content problems, 2 on usage errors."""
+    args = parser().parse_args(argv)
+    handler = {"build": command_build, "check": command_check, "new": command_new, "serve": command_serve}[args.command]
+    try:
+        return handler(args)
+    except ContentError as error:
+        print_problems(error.problems)
+        return 1
+    except UsageError as error:
+        print(f"dossier: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

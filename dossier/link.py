@@ -1,0 +1,252 @@
+"""Linking stage: resolve every reference, verify every citation, compute backlinks and the timeline.
+
+Takes validated records and seed texts and returns a Site: the whole cross-linked documentary,
+ready to render, plus every problem found.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .markup import LinkRef, scan
+from .passages import SeedText, passage_id
+from .problems import Problem, did_you_mean
+from .schema import Citation, Event, Person, Record, SiteConfig, Source
+
+Key = tuple[str, str]  # (collection, id)
+LINKABLE = ("people", "events", "places", "groups", "sources", "pages")
+RESERVED_PAGE_IDS = {"people", "events", "places", "groups", "sources", "timeline", "search", "data", "static", "pagefind", "404"}
+
+
+@dataclass
+class Passage:
+    """A cited passage of a source: where it is in the text and which pages cite it."""
+
+    id: str
+    quote: str
+    start: int
+    end: int
+    cited_by: list[Key] = field(default_factory=list)
+
+
+@dataclass
+class Site:
+    """The resolved documentary: records, verified citations, backlinks and timeline order."""
+
+    config: SiteConfig
+    records: dict[str, dict[str, Record]]
+    seeds: dict[str, SeedText]
+    citations: dict[Key, list[Citation]] = field(default_factory=dict)
+    links: dict[Key, list[Key]] = field(default_factory=dict)
+    mentioned_by: dict[Key, list[Key]] = field(default_factory=dict)
+    events_of: dict[Key, list[str]] = field(default_factory=dict)
+    people_of: dict[Key, list[str]] = field(default_factory=dict)
+    cited_by: dict[str, list[Key]] = field(default_factory=dict)
+    passages: dict[str, dict[str, Passage]] = field(default_factory=dict)
+    derivatives: dict[str, list[str]] = field(default_factory=dict)
+    timeline: list[str] = field(default_factory=list)
+
+    def get(self, key: Key) -> Record:
+        """Return the record with this (collection, id) key."""
+        return self.records[key[0]][key[1]]
+
+    def seed_of(self, source: Source) -> SeedText:
+        """Return the stored text of a source."""
+        return self.seeds[source.seed]
+
+    def all_records(self) -> list[Record]:
+        """Return every linkable record in a stable order."""
+        return [self.records[kind][rid] for kind in LINKABLE for rid in sorted(self.records[kind])]
+
+
+def default_config() -> SiteConfig:
+    """Return settings for a project without content/site.yaml."""
+    return SiteConfig(collection="site", id="site", path="content/site.yaml", title="Dossier")
+
+
+class Linker:
+    """Resolve references of one site, collecting problems as it goes."""
+
+    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str], failed: set[Key] = frozenset()):
+        self.records = records
+        self.failed = failed  # records whose files have errors of their own: references to them stay silent
+        self.problems: list[Problem] = []
+        config = next(iter(records.get("site", {}).values()), None) or default_config()
+        self.site = Site(config, records, {name: SeedText(text) for name, text in seeds.items()})
+
+    def error(self, record: Record, line: int, message: str) -> None:
+        self.problems.append(Problem(record.path, line, 0, "error", message))
+
+    def resolve_target(self, record: Record, target: str, line: int) -> Key | None:
+        """Resolve '[[id]]' or '[[people/id]]' to a key, reporting unknown or ambiguous ids."""
+        if "/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in LINKABLE):
+            return None
+        if "/" in target:
+            kind, _, rid = target.partition("/")
+            if kind not in LINKABLE:
+                self.error(record, line, f"unknown link '[[{target}]]': '{kind}' is not one of {', '.join(LINKABLE)}{did_you_mean(kind, LINKABLE)}")
+                return None
+            if rid in self.records[kind]:
+                return (kind, rid)
+            self.error(record, line, f"unknown link '[[{target}]]': no {kind} record '{rid}'{did_you_mean(rid, self.records[kind])}")
+            return None
+        found = [(kind, target) for kind in LINKABLE if target in self.records[kind]]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            options = " or ".join(f"[[{kind}/{target}]]" for kind, _ in found)
+            self.error(record, line, f"ambiguous link '[[{target}]]': write {options}")
+            return None
+        every_id = {rid for kind in LINKABLE for rid in self.records[kind]}
+        self.error(record, line, f"unknown link '[[{target}]]'{did_you_mean(target, every_id)}")
+        return None
+
+    def resolve_id(self, record: Record, kind: str, rid: str, *key: object) -> bool:
+        """Check that a front-matter reference names an existing record of the right kind."""
+        if rid in self.records[kind]:
+            return True
+        if (kind, rid) in self.failed:
+            return False
+        field_name = ".".join(str(k) for k in key[:1])
+        self.error(record, record_line(record, *key), f"unknown {kind[:-1] if kind != 'people' else 'person'} '{rid}' in '{field_name}'{did_you_mean(rid, self.records[kind])}")
+        return False
+
+    def check_sources(self) -> None:
+        """Check each source's seed file and derivation chain."""
+        sources = self.records["sources"]
+        for source in sources.values():
+            assert isinstance(source, Source)
+            if source.seed not in self.site.seeds:
+                self.error(source, record_line(source, "seed"), f"seed file 'seeds/{source.seed}' does not exist{did_you_mean(source.seed, self.site.seeds)}")
+            if source.derived_from and self.resolve_id(source, "sources", source.derived_from, "derived_from"):
+                chain, current = [source.id], source.derived_from
+                while current and current not in chain:
+                    chain.append(current)
+                    current = sources[current].derived_from if current in sources else None  # type: ignore[attr-defined]
+                if current == source.id:
+                    self.error(source, record_line(source, "derived_from"), "derived_from forms a cycle: " + " → ".join(chain + [source.id]))
+                self.site.derivatives.setdefault(source.derived_from, []).append(source.id)
+
+    def check_citation(self, record: Record, citation: Citation) -> bool:
+        """Verify that a citation's quote occurs in its source's stored text."""
+        sources = self.records["sources"]
+        if ("sources", citation.source) in self.failed:
+            return False
+        if citation.source not in sources:
+            self.error(record, citation.line, f"unknown source '{citation.source}'{did_you_mean(citation.source, sources)}")
+            return False
+        source = sources[citation.source]
+        assert isinstance(source, Source)
+        seed = self.site.seeds.get(source.seed)
+        if seed is None:
+            return False  # reported once, on the source
+        span = seed.locate(citation.quote)
+        if span is None:
+            closest = seed.closest(citation.quote)
+            hint = f'; closest passage: "{closest}"' if closest else "; no similar passage"
+            self.error(record, citation.line, f"quote not found in source '{source.id}' (seeds/{source.seed}): \"{citation.quote}\"{hint}")
+            return False
+        pid = passage_id(citation.quote)
+        passages = self.site.passages.setdefault(source.id, {})
+        passage = passages.setdefault(pid, Passage(pid, citation.quote, *span))
+        if (record.collection, record.id) not in passage.cited_by:
+            passage.cited_by.append((record.collection, record.id))
+        return True
+
+    def front_matter_citations(self, record: Record) -> list[Citation]:
+        """Return citations carried by front matter: a person's age, an event's figures."""
+        found = []
+        if isinstance(record, Person) and record.age:
+            found.append(Citation(source=record.age.source, quote=record.age.quote, line=record_line(record, "age", "quote")))
+        if isinstance(record, Event):
+            for index, figure in enumerate(record.figures):
+                found.append(Citation(source=figure.source, quote=figure.quote, line=record_line(record, "figures", index, "quote")))
+        return found
+
+    def link_record(self, record: Record) -> None:
+        """Resolve one record's references and citations and record its outgoing links."""
+        key = (record.collection, record.id)
+        body, first_line = record.body, record.body_line
+        if isinstance(record, Source):
+            body, first_line = record.notes or "", record_line(record, "notes") + 1
+        links, citations, problems = scan(body, first_line, record.path)
+        self.problems += problems
+        targets: list[Key] = []
+        for link in links:
+            target = self.resolve_target(record, link.target, link.line)
+            if target and target not in targets:
+                targets.append(target)
+        self.site.links[key] = targets
+        verified = [c for c in self.front_matter_citations(record) + citations if self.check_citation(record, c)]
+        self.site.citations[key] = verified
+        for source_id in sorted({c.source for c in verified}):
+            self.site.cited_by.setdefault(source_id, []).append(key)
+        for name in ("affiliations", "places", "people", "groups"):
+            kind = {"affiliations": "groups"}.get(name, name)
+            for index, rid in enumerate(getattr(record, name, None) or []):
+                self.resolve_id(record, kind, rid, name, index)
+        if getattr(record, "located_in", None):
+            self.resolve_id(record, "places", record.located_in, "located_in")  # type: ignore[attr-defined]
+        if getattr(record, "part_of", None):
+            self.resolve_id(record, "groups", record.part_of, "part_of")  # type: ignore[attr-defined]
+
+    def check_urls(self) -> None:
+        """Refuse free pages whose URL a generated page already uses."""
+        for page in self.records["pages"].values():
+            if page.id in RESERVED_PAGE_IDS:
+                self.error(page, 1, f"page id '{page.id}' would share the URL '{page.id}/' with a generated page; rename the file")
+
+    def backlinks(self) -> None:
+        """Compute who mentions whom, each record's events and each group's or place's people."""
+        mentioned: dict[Key, set[Key]] = defaultdict(set)
+        for source_key, targets in self.site.links.items():
+            for target in targets:
+                if target != source_key:
+                    mentioned[target].add(source_key)
+        self.site.mentioned_by = {key: sorted(keys) for key, keys in mentioned.items()}
+        events_of: dict[Key, set[str]] = defaultdict(set)
+        for event in self.records["events"].values():
+            for name in ("people", "places", "groups"):
+                for rid in getattr(event, name):
+                    events_of[(name, rid)].add(event.id)
+        order = {eid: index for index, eid in enumerate(self.site.timeline)}
+        self.site.events_of = {key: sorted(ids, key=order.__getitem__) for key, ids in events_of.items()}
+        people_of: dict[Key, set[str]] = defaultdict(set)
+        for person in self.records["people"].values():
+            assert isinstance(person, Person)
+            for group in person.affiliations:
+                people_of[("groups", group)].add(person.id)
+            for place in person.places:
+                people_of[("places", place)].add(person.id)
+        self.site.people_of = {key: sorted(ids) for key, ids in people_of.items()}
+
+    def run(self) -> Site:
+        """Link everything and return the site."""
+        self.check_sources()
+        self.check_urls()
+        for record in self.site.all_records():
+            self.link_record(record)
+        events = self.records["events"].values()
+        self.site.timeline = [e.id for e in sorted(events, key=lambda e: e.date.sort_key() + (e.id,))]  # type: ignore[attr-defined]
+        self.backlinks()
+        for passages in self.site.passages.values():
+            for passage in passages.values():
+                passage.cited_by.sort()
+        return self.site
+
+
+def record_line(record: Record, *key: object) -> int:
+    """Return the file line of a front-matter key path of a record."""
+    while key:
+        if key in record.lines:
+            return record.lines[key]
+        key = key[:-1]
+    return record.lines.get((), 1)
+
+
+def link(records: dict[str, dict[str, Record]], seeds: dict[str, str], failed: set[Key] = frozenset()) -> tuple[Site, list[Problem]]:
+    """Resolve references, verify citations and compute backlinks; return the site and problems."""
+    linker = Linker(records, seeds, failed)
+    site = linker.run()
+    return site, linker.problems

@@ -1,0 +1,150 @@
+"""Markdown bodies: finding [[links]] and [@source "quote"] citations, and rendering to safe HTML."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+from typing import Protocol
+
+import markdown
+import nh3
+from markdown.inlinepatterns import InlineProcessor
+from markdown.util import AtomicString
+
+from .problems import Problem
+from .schema import Citation
+
+LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
+CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]|\\.)*)"(?:\s+(sole))?\s*\]')
+CITATION_START = re.compile(r"\[@")
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "cite", "code", "del", "dd", "div", "dl", "dt", "em", "figcaption",
+    "figure", "h2", "h3", "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s",
+    "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+}
+ALLOWED_ATTRIBUTES = {
+    "*": {"id", "class", "title", "lang", "dir"},
+    "a": {"href", "aria-label", "aria-describedby", "role"},
+    "abbr": {"title"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
+    "ol": {"start"}, "span": {"role", "tabindex", "aria-label", "aria-describedby"},
+}
+
+
+@dataclass(frozen=True)
+class LinkRef:
+    """A [[target|label]] link in a body, with its file line."""
+
+    target: str
+    label: str | None
+    line: int
+
+
+def line_at(text: str, offset: int, first_line: int) -> int:
+    """Return the file line of an offset into a body that starts at first_line."""
+    return first_line + text.count("\n", 0, offset)
+
+
+def unescape_quote(raw: str) -> str:
+    """Undo backslash escapes in a quoted passage: \\" becomes "."""
+    return re.sub(r"\\(.)", r"\1", raw)
+
+
+def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Citation], list[Problem]]:
+    """Find every link and citation in a Markdown body, with file lines; report malformed ones."""
+    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line_at(body, m.start(), first_line)) for m in LINK.finditer(body)]
+    citations: list[Citation] = []
+    problems: list[Problem] = []
+    matched: set[int] = set()
+    for match in CITATION.finditer(body):
+        matched.add(match.start())
+        line = line_at(body, match.start(), first_line)
+        quote = unescape_quote(match[2])
+        if not match[1]:
+            problems.append(Problem(path, line, 0, "error", "citation names no source: write [@source-id \"quote\"]"))
+        elif not quote.strip():
+            problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
+        else:
+            citations.append(Citation(source=match[1], quote=quote, line=line, sole=bool(match[3])))
+    for match in CITATION_START.finditer(body):
+        if match.start() not in matched:
+            line = line_at(body, match.start(), first_line)
+            snippet = body[match.start(): match.start() + 40].split("\n")[0]
+            problems.append(Problem(path, line, 0, "error", f"malformed citation '{snippet}': write [@source-id \"verbatim quote\"]"))
+    for link in links:
+        if not link.target:
+            problems.append(Problem(path, link.line, 0, "error", "empty link [[ ]]: write [[id]] or [[id|label]]"))
+    return [link for link in links if link.target], citations, problems
+
+
+class Resolver(Protocol):
+    """What rendering needs from the page being built."""
+
+    def link(self, target: str, label: str | None) -> tuple[str, str]: ...  # (href, text)
+
+    def cite(self, source: str, quote: str) -> etree.Element: ...
+
+
+class _LinkPattern(InlineProcessor):
+    def __init__(self, pattern: str, renderer: "BodyRenderer"):
+        super().__init__(pattern)
+        self.renderer = renderer
+
+    def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
+        href, text = self.renderer.resolver.link(m.group(1).strip(), (m.group(2) or "").strip() or None)
+        element = etree.Element("a", {"href": href})
+        element.text = AtomicString(text)
+        return element, m.start(0), m.end(0)
+
+
+class _CitationPattern(InlineProcessor):
+    def __init__(self, pattern: str, renderer: "BodyRenderer"):
+        super().__init__(pattern)
+        self.renderer = renderer
+
+    def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
+        return self.renderer.resolver.cite(m.group(1), unescape_quote(m.group(2))), m.start(0), m.end(0)
+
+
+class BodyRenderer:
+    """Render Markdown bodies to sanitised HTML, resolving links and citations through a Resolver."""
+
+    def __init__(self) -> None:
+        self.resolver: Resolver | None = None
+        self.md = markdown.Markdown(extensions=["smarty", "sane_lists", "tables"], output_format="html")
+        # Before Markdown's own link and escape patterns, so that brackets and quotes stay intact.
+        self.md.inlinePatterns.register(_CitationPattern(CITATION.pattern, self), "dossier-citation", 200)
+        self.md.inlinePatterns.register(_LinkPattern(LINK.pattern, self), "dossier-link", 199)
+
+    def render(self, body: str, resolver: Resolver) -> str:
+        """Return the body as HTML with links resolved, citations numbered and raw HTML sanitised."""
+        self.resolver = resolver
+        try:
+            html = self.md.reset().convert(body)
+        finally:
+            self.resolver = None
+        return sanitize(html)
+
+
+def sanitize(html: str) -> str:
+    """Keep only allowed tags, attributes and URL schemes (no script, handlers, javascript: or data:)."""
+    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
+
+
+def paragraphs(body: str, first_line: int) -> list[tuple[int, str]]:
+    """Split a body into prose paragraphs (skipping headings, rules and blank lines) with their first lines."""
+    result: list[tuple[int, str]] = []
+    block: list[str] = []
+    start = first_line
+    for offset, line in enumerate(body.split("\n") + [""]):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or re.fullmatch(r"[-*_]{3,}", stripped):
+            if block:
+                result.append((start, "\n".join(block)))
+            block = []
+            continue
+        if not block:
+            start = first_line + offset
+        block.append(line)
+    return result
+

@@ -1,0 +1,95 @@
+"""Finding cited passages in stored source texts.
+
+Quotes match a seed after normalising only white space, typographic quote marks and dashes;
+positions map back to the original text so that source pages can highlight the passage.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+TYPOGRAPHIC = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+})
+SPACE = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Fold typographic quotes and dashes to ASCII and collapse white space."""
+    return SPACE.sub(" ", text.translate(TYPOGRAPHIC)).strip()
+
+
+def passage_id(quote: str) -> str:
+    """Return a stable anchor id for a passage: 'passage-' and a short hash of its normal form."""
+    return "passage-" + hashlib.sha1(normalize(quote).encode("utf-8")).hexdigest()[:10]
+
+
+@dataclass
+class SeedText:
+    """A seed's text with its normal form and a map from normal positions to original ones."""
+
+    text: str
+    normal: str = ""
+    origin: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        folded = self.text.translate(TYPOGRAPHIC)
+        chars: list[str] = []
+        origin: list[int] = []
+        previous_space = True  # drops leading white space
+        for index, char in enumerate(folded):
+            if char.isspace():
+                if not previous_space:
+                    chars.append(" ")
+                    origin.append(index)
+                previous_space = True
+            else:
+                chars.append(char)
+                origin.append(index)
+                previous_space = False
+        self.normal = "".join(chars)
+        self.origin = origin
+
+    def locate(self, quote: str) -> tuple[int, int] | None:
+        """Return the (start, end) of the quote in the original text, or None if absent."""
+        wanted = normalize(quote)
+        if not wanted:
+            return None
+        start = self.normal.find(wanted)
+        if start < 0:
+            return None
+        end = start + len(wanted) - 1
+        return self.origin[start], self.origin[end] + 1
+
+    def closest(self, quote: str) -> str | None:
+        """Return the passage most like the quote, for error messages; None if nothing is close."""
+        wanted = normalize(quote)
+        matcher = difflib.SequenceMatcher(None, self.normal, wanted, autojunk=False)
+        match = matcher.find_longest_match(0, len(self.normal), 0, len(wanted))
+        if match.size < min(8, max(3, len(wanted) // 2)):
+            return None
+        start = max(0, match.a - match.b)
+        end = min(len(self.normal), start + len(wanted))
+        while start > 0 and self.normal[start - 1] != " ":
+            start -= 1
+        while end < len(self.normal) and self.normal[end] != " ":
+            end += 1
+        return self.normal[start:end]
+
+
+def text_fragment(quote: str) -> str:
+    """Return a URL text fragment ('#:~:text=…') that points a browser at the quote."""
+    words = normalize(quote).split(" ")
+
+    def encode(part: str) -> str:
+        from urllib.parse import quote as percent
+        return percent(part, safe="").replace("-", "%2D")
+
+    if len(words) > 10:
+        return "#:~:text=" + encode(" ".join(words[:4])) + "," + encode(" ".join(words[-4:]))
+    return "#:~:text=" + encode(" ".join(words))

@@ -1,0 +1,44 @@
+"""Content problems: where they are, what they say, and how they print."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One content problem at a position in a file."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+    severity: str = "error"  # "error" or "warning"
+    message: str = ""
+
+    def __str__(self) -> str:
+        where = self.path
+        if self.line:
+            where += f":{self.line}"
+            if self.column:
+                where += f":{self.column}"
+        return f"{where}: {self.severity}: {self.message}"
+
+
+class ContentError(Exception):
+    """Problems in the content that stop a build; carries every problem found."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = sorted(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class UsageError(Exception):
+    """A command-line mistake: wrong arguments or an unsafe output folder."""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """Return ' (did you mean 'x'?)' for the closest choice, or ''."""
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

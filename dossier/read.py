@@ -1,0 +1,246 @@
+"""Reading stage: the only module that reads the project's files.
+
+Turns content/ and seeds/ into Documents (front matter with the file line of every key, Markdown
+body with its first line) and seed texts, collecting every problem instead of stopping at one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .problems import Problem
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class ContentLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe YAML loader (libyaml where available) that keeps dates as written, as text.
+
+    Dates are EDTF strings to dossier; letting YAML turn 2019-02-23 into a date object would
+    lose the notation and make 2019-02-30 a crash instead of a clear error.
+    """
+
+
+ContentLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
+MAX_CONTENT_BYTES = 1_000_000
+MAX_SEED_BYTES = 5_000_000
+KINDS = ("people", "events", "places", "groups", "pages")
+YAML_KINDS = ("sources",)
+FENCE = re.compile(r"^---[ \t]*$")
+KeyPath = tuple  # ('age', 'quote') or ('figures', 0, 'quote')
+
+
+@dataclass
+class Document:
+    """One content file: its kind, id, front matter (with file lines per key) and body."""
+
+    path: str  # relative to the project folder, with '/' separators
+    kind: str  # people, events, places, groups, pages, sources or site
+    id: str
+    meta: dict[str, Any]
+    lines: dict[KeyPath, int] = field(default_factory=dict)
+    body: str = ""
+    body_line: int = 1
+
+    def line_of(self, *key: Any) -> int:
+        """Return the file line of a front-matter key path, falling back to its parents."""
+        while key:
+            if key in self.lines:
+                return self.lines[key]
+            key = key[:-1]
+        return self.lines.get((), 1)
+
+
+@dataclass
+class Corpus:
+    """Everything read from a project folder."""
+
+    documents: list[Document]
+    seeds: dict[str, str]  # seed file name -> text
+    problems: list[Problem]
+    unreadable: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) of files that failed to parse
+
+
+def is_editor_artifact(name: str) -> bool:
+    """Tell whether a file name is an editor's temp, swap or backup file."""
+    return name.startswith((".", "#")) or name.endswith(("~", ".swp", ".swx", ".tmp", ".bak"))
+
+
+def decode(raw: bytes, path: str, limit: int) -> tuple[str | None, list[Problem]]:
+    """Decode file bytes as UTF-8 (BOM and CRLF allowed), refusing oversize or binary input."""
+    if len(raw) > limit:
+        return None, [Problem(path, 0, 0, "error", f"file is {len(raw):,} bytes; the limit is {limit:,} bytes")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        return None, [Problem(path, line, 0, "error", f"not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start}); save the file as UTF-8")]
+    return text.replace("\r\n", "\n").replace("\r", "\n"), []
+
+
+def load_yaml(text: str, path: str, line_offset: int = 0) -> tuple[Any, dict[KeyPath, int], list[Problem]]:
+    """Parse YAML, returning its value, the file line of every key path, and problems.
+
+    line_offset is the number of file lines before the YAML text (the front matter's '---').
+    """
+    for number, line in enumerate(text.split("\n"), start=1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent:
+            return None, {}, [Problem(path, number + line_offset, indent.index("\t") + 1, "error", "tab used for indentation; YAML needs spaces")]
+    loader = ContentLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, {}, []
+        lines: dict[KeyPath, int] = {}
+        problems: list[Problem] = []
+        _index_node(node, (), lines, problems, path, line_offset)
+        if problems:
+            return None, lines, problems
+        return loader.construct_document(node), lines, []
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 + line_offset if mark else line_offset + 1
+        column = mark.column + 1 if mark else 0
+        return None, {}, [Problem(path, line, column, "error", f"invalid YAML: {error.problem or error.context}")]
+    except yaml.YAMLError as error:
+        return None, {}, [Problem(path, line_offset + 1, 0, "error", f"invalid YAML: {error}")]
+    finally:
+        loader.dispose()
+
+
+def _index_node(node: yaml.Node, key: KeyPath, lines: dict, problems: list, path: str, offset: int) -> None:
+    lines[key] = node.start_mark.line + 1 + offset
+    if isinstance(node, yaml.MappingNode):
+        seen: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            name = key_node.value
+            line = key_node.start_mark.line + 1 + offset
+            if name in seen:
+                problems.append(Problem(path, line, key_node.start_mark.column + 1, "error", f"duplicate key '{name}' (first given on line {seen[name]})"))
+                continue
+            seen[name] = line
+            _index_node(value_node, key + (name,), lines, problems, path, offset)
+            lines[key + (name,)] = line
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _index_node(item, key + (index,), lines, problems, path, offset)
+
+
+def parse_markdown_file(text: str, path: str, kind: str, stem: str) -> tuple[Document | None, list[Problem]]:
+    """Split a Markdown file into front matter and body and parse the front matter."""
+    if not text.strip():
+        return None, [Problem(path, 1, 0, "error", "empty file; it needs front matter between '---' lines, then a Markdown body")]
+    lines = text.split("\n")
+    if not FENCE.match(lines[0]):
+        return None, [Problem(path, 1, 0, "error", "missing front matter: the file must begin with a '---' line")]
+    closing = next((i for i in range(1, len(lines)) if FENCE.match(lines[i])), None)
+    if closing is None:
+        return None, [Problem(path, 1, 0, "error", "front matter opened on line 1 is never closed with a '---' line")]
+    meta, key_lines, problems = load_yaml("\n".join(lines[1:closing]), path, line_offset=1)
+    if problems:
+        return None, problems
+    if meta is None:
+        return None, [Problem(path, 1, 0, "error", "empty front matter; give at least the required fields")]
+    if not isinstance(meta, dict):
+        return None, [Problem(path, 2, 0, "error", f"front matter must be a mapping of fields, not a {type(meta).__name__}")]
+    key_lines[()] = 1
+    body = "\n".join(lines[closing + 1 :])
+    return Document(path, kind, stem, meta, key_lines, body, closing + 2), []
+
+
+def parse_yaml_file(text: str, path: str, kind: str, stem: str) -> tuple[Document | None, list[Problem]]:
+    """Parse a YAML-only record (a source, or the site settings)."""
+    if not text.strip():
+        return None, [Problem(path, 1, 0, "error", "empty file; it needs the required fields")]
+    meta, key_lines, problems = load_yaml(text, path)
+    if problems:
+        return None, problems
+    if not isinstance(meta, dict):
+        return None, [Problem(path, 1, 0, "error", f"expected a mapping of fields, not a {type(meta).__name__}")]
+    key_lines.setdefault((), 1)
+    return Document(path, kind, stem, meta, key_lines), []
+
+
+def read_document(root: Path, file: Path) -> tuple[Document | None, list[Problem]]:
+    """Read one content file, returning its Document or its problems."""
+    relative = file.relative_to(root).as_posix()
+    parts = file.relative_to(root / "content").parts
+    kind = parts[0] if len(parts) > 1 else "site"
+    try:
+        raw = file.read_bytes()
+    except OSError as error:
+        return None, [Problem(relative, 0, 0, "error", f"cannot read file: {error.strerror}")]
+    text, problems = decode(raw, relative, MAX_CONTENT_BYTES)
+    if text is None:
+        return None, problems
+    if file.suffix in (".yaml", ".yml"):
+        return parse_yaml_file(text, relative, kind, file.stem)
+    return parse_markdown_file(text, relative, kind, file.stem)
+
+
+def content_files(root: Path) -> tuple[list[Path], list[Problem]]:
+    """List the content files to read, warning about files dossier would ignore."""
+    content = root / "content"
+    files: list[Path] = []
+    problems: list[Problem] = []
+    if not content.is_dir():
+        return [], [Problem("content", 0, 0, "error", "no content/ folder here; run dossier from a project folder or pass --source")]
+    for entry in sorted(content.rglob("*")):
+        relative = entry.relative_to(root).as_posix()
+        inside = entry.relative_to(content).parts
+        if any(is_editor_artifact(part) for part in inside) or entry.is_dir():
+            continue
+        if len(inside) == 1:
+            if entry.name != "site.yaml":
+                problems.append(Problem(relative, 0, 0, "warning", "ignored: only site.yaml belongs directly in content/"))
+            else:
+                files.append(entry)
+        elif len(inside) == 2 and inside[0] in KINDS and entry.suffix == ".md":
+            files.append(entry)
+        elif len(inside) == 2 and inside[0] in YAML_KINDS and entry.suffix in (".yaml", ".yml"):
+            files.append(entry)
+        else:
+            problems.append(Problem(relative, 0, 0, "warning", "ignored: not a .md file in content/{" + ",".join(KINDS) + "}/ or a .yaml file in content/sources/"))
+    return files, problems
+
+
+def read_seeds(root: Path) -> tuple[dict[str, str], list[Problem]]:
+    """Read every stored source text in seeds/."""
+    seeds: dict[str, str] = {}
+    problems: list[Problem] = []
+    folder = root / "seeds"
+    if not folder.is_dir():
+        return seeds, problems
+    for file in sorted(folder.iterdir()):
+        if not file.is_file() or is_editor_artifact(file.name):
+            continue
+        text, found = decode(file.read_bytes(), file.relative_to(root).as_posix(), MAX_SEED_BYTES)
+        problems += found
+        if text is not None:
+            seeds[file.name] = text
+    return seeds, problems
+
+
+def read_project(root: Path) -> Corpus:
+    """Read every content file and seed of a project folder."""
+    files, problems = content_files(root)
+    documents = []
+    unreadable = set()
+    for file in files:
+        document, found = read_document(root, file)
+        problems += found
+        if document is not None:
+            documents.append(document)
+        else:
+            unreadable.add((file.parent.name, file.stem))
+    seeds, found = read_seeds(root)
+    return Corpus(documents, seeds, problems + found, unreadable)

@@ -1,0 +1,250 @@
+"""Rendering stage: turn the linked Site into {output path: bytes}, with no file I/O of its own
+beyond loading templates.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .dates import MONTHS, month_key
+from .link import Key, Site
+from .markup import BodyRenderer
+from .passages import passage_id, text_fragment
+from .schema import Event, Person, Record, Source
+
+PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+COLLECTION_TITLES = {"people": "People", "events": "Events", "places": "Places", "groups": "Groups", "sources": "Sources"}
+SINGULAR = {"people": "person", "events": "event", "places": "place", "groups": "group", "sources": "source", "pages": "page"}
+
+
+@dataclass
+class Reference:
+    """One entry of a page's numbered reference list."""
+
+    number: int
+    source: Source
+    quote: str
+    anchor: str  # the passage's anchor on the source page
+    uses: list[str] = field(default_factory=list)  # ids of the markers that cite it
+
+
+def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
+    """Return a link from one page URL to another, both relative to the site root."""
+    prefix = "../" * from_url.count("/")
+    path, hash_, fragment = to_url.partition("#")
+    if portable and (path == "" or path.endswith("/")):
+        path += "index.html"
+    target = (prefix + path) or "./"
+    return target + hash_ + fragment
+
+
+class PageContext:
+    """Per-page state: where the page is, and the references its citations collect."""
+
+    def __init__(self, site: Site, url: str, *, portable: bool):
+        self.site = site
+        self.url = url
+        self.portable = portable
+        self.references: list[Reference] = []
+        self._by_passage: dict[tuple[str, str], Reference] = {}
+
+    def rel(self, to_url: str) -> str:
+        """Link from this page to another URL of the site."""
+        return relative(self.url, to_url, portable=self.portable)
+
+    def link(self, target: str, label: str | None) -> tuple[str, str]:
+        """Resolve a [[target|label]] body link (already checked by the linking stage)."""
+        kind, _, rid = target.rpartition("/")
+        kinds = [kind] if kind else ["people", "events", "places", "groups", "sources", "pages"]
+        record = next(self.site.records[k][rid] for k in kinds if rid in self.site.records[k])
+        return self.rel(record.page_url), label or record.label
+
+    def reference(self, source_id: str, quote: str) -> Reference:
+        """Number a passage, reusing the number of an earlier citation of the same passage."""
+        key = (source_id, passage_id(quote))
+        reference = self._by_passage.get(key)
+        if reference is None:
+            source = self.site.records["sources"][source_id]
+            assert isinstance(source, Source)
+            reference = Reference(len(self.references) + 1, source, quote, key[1])
+            self._by_passage[key] = reference
+            self.references.append(reference)
+        return reference
+
+    def cite(self, source_id: str, quote: str) -> etree.Element:
+        """Return the marker element for a citation, adding a backlink to its reference."""
+        reference = self.reference(source_id, quote)
+        marker = f"cite-ref-{reference.number}-{len(reference.uses) + 1}"
+        reference.uses.append(marker)
+        sup = etree.Element("sup", {"class": "citation", "id": marker})
+        anchor = etree.SubElement(sup, "a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"cite-note-{reference.number}"})
+        anchor.text = f"[{reference.number}]"
+        return sup
+
+    def cite_markup(self, source_id: str, quote: str) -> Markup:
+        """Return the marker HTML for a citation placed by a template (an age, a figure)."""
+        return Markup(etree.tostring(self.cite(source_id, quote), encoding="unicode", method="html"))
+
+
+class Renderer:
+    """Render every page of a site through the project's Jinja templates."""
+
+    def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
+        self.site = site
+        self.portable = portable
+        folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
+        self.env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        )
+        self.env.filters["date"] = lambda d: d.display() if d else ""
+        self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
+        self.env.globals.update(singular=SINGULAR, collection_titles=COLLECTION_TITLES, text_fragment=text_fragment, article_paragraphs=article_paragraphs,
+            timeline_groups=timeline_groups, month_names=MONTHS)
+        self.bodies = BodyRenderer()
+        self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
+
+    def page(self, template: str, url: str, **values: Any) -> tuple[str, bytes]:
+        """Render one page at a site URL and return its output path and bytes."""
+        context = PageContext(self.site, url, portable=self.portable)
+        record = values.get("record")
+        if record is not None:
+            for citation in front_matter_citations(record):
+                context.reference(citation[0], citation[1])
+        body_html = Markup(self.bodies.render(values.pop("body", ""), context)) if values.get("has_body", True) else Markup("")
+        html = self.env.get_template(template).render(
+            site=self.site, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url, **values,
+        )
+        path = url + "index.html" if url == "" or url.endswith("/") else url
+        return path, html.encode("utf-8")
+
+    def record_page(self, record: Record) -> tuple[str, bytes]:
+        """Render the page of one record."""
+        key: Key = (record.collection, record.id)
+        body = record.notes or "" if isinstance(record, Source) else record.body
+        template = "home.html" if key == ("pages", "home") else f"{SINGULAR[record.collection]}.html"
+        return self.page(template, record.page_url, record=record, key=key, body=body)
+
+    def render_all(self) -> dict[str, bytes]:
+        """Render every page, index, export and asset of the site."""
+        site = self.site
+        output: dict[str, bytes] = {}
+        for record in site.all_records():
+            path, data = self.record_page(record)
+            output[path] = data
+        if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
+            path, data = self.page("home.html", "", record=None, key=None, body="")
+            output[path] = data
+        for collection in COLLECTION_TITLES:
+            path, data = self.page("index.html", f"{collection}/", collection=collection, body="")
+            output[path] = data
+        path, data = self.page("timeline.html", "timeline/", body="")
+        output[path] = data
+        path, data = self.page("404.html", "404.html", body="")
+        output[path] = data
+        output["data/site.json"] = site_json(site)
+        for folder in self.static:
+            for file in sorted(folder.rglob("*")):
+                relative_path = "static/" + file.relative_to(folder).as_posix()
+                if file.is_file() and relative_path not in output:
+                    output[relative_path] = file.read_bytes()
+        return output
+
+
+def front_matter_citations(record: Record) -> list[tuple[str, str]]:
+    """Return (source, quote) pairs a record's front matter cites, in page order."""
+    pairs = []
+    if isinstance(record, Person) and record.age:
+        pairs.append((record.age.source, record.age.quote))
+    if isinstance(record, Event):
+        pairs += [(figure.source, figure.quote) for figure in record.figures]
+    return pairs
+
+
+def site_json(site: Site) -> bytes:
+    """Return the public data export: people, events, sources and citations."""
+    people = [
+        {"id": p.id, "name": p.name, "aliases": p.aliases, "anonymous": p.anonymous, "summary": p.summary, "url": p.page_url}
+        for p in (site.records["people"][i] for i in sorted(site.records["people"]))
+    ]
+    events = []
+    for eid in site.timeline:
+        event = site.records["events"][eid]
+        assert isinstance(event, Event)
+        events.append({
+            "id": event.id, "title": event.title, "date": event.date.text,
+            "start": event.date.start.iso() if event.date.start else None,
+            "end": event.date.end.iso() if event.date.end else None,
+            "approximate": event.date.approximate, "summary": event.summary, "people": event.people, "url": event.page_url,
+        })
+    sources = []
+    for sid in sorted(site.records["sources"]):
+        source = site.records["sources"][sid]
+        assert isinstance(source, Source)
+        sources.append({
+            "id": source.id, "title": source.title, "outlet": source.outlet, "byline": source.byline,
+            "published": source.published.text if source.published else None, "url": source.url or None,
+            "seed": source.seed, "derived_from": source.derived_from, "language": source.language,
+        })
+    citations = [
+        {"page": site.get(key).page_url, "source": c.source, "quote": c.quote}
+        for key in sorted(site.citations) for c in site.citations[key]
+    ]
+    data = {"people": people, "events": events, "sources": sources, "citations": citations}
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+@dataclass
+class ArticleParagraph:
+    """One paragraph of a stored article, with cited passages marked."""
+
+    html: Markup
+    inserted: bool
+    passages: list  # passages that start in this paragraph
+
+
+def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
+    """Split a source's stored text into paragraphs with every cited passage highlighted and anchored."""
+    from markupsafe import escape
+
+    text = site.seed_of(source).text
+    passages = sorted(site.passages.get(source.id, {}).values(), key=lambda p: (p.start, p.end, p.id))
+    result = []
+    offset = 0
+    for line in text.split("\n"):
+        start, end = offset, offset + len(line)
+        offset = end + 1
+        if not line.strip():
+            continue
+        inserted = any(line.lstrip().startswith(prefix) for prefix in source.inserted_lines)
+        here = [p for p in passages if p.start < end and p.end > start]
+        cuts = sorted({start, end} | {min(max(b, start), end) for p in here for b in (p.start, p.end)})
+        pieces = []
+        for left, right in zip(cuts, cuts[1:]):
+            anchors = "".join(f'<span class="anchor" id="{p.id}"></span>' for p in here if p.start == left)
+            covering = [p for p in here if p.start <= left and p.end >= right]
+            chunk = escape(text[left:right])
+            pieces.append(anchors + (f'<mark class="cited">{chunk}</mark>' if covering else str(chunk)))
+        result.append(ArticleParagraph(Markup("".join(pieces)), inserted, [p for p in here if start <= p.start < end]))
+    return result
+
+
+def timeline_groups(site: Site) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
+    """Group the timeline by year, then month; events whose month is unknown come first in their year."""
+    years: dict[int, dict[int | None, list[Event]]] = {}
+    for eid in site.timeline:
+        event = site.records["events"][eid]
+        assert isinstance(event, Event)
+        year, month = month_key(event.date)
+        years.setdefault(year, {}).setdefault(month, []).append(event)
+    return [
+        (year, sorted(months.items(), key=lambda item: -1 if item[0] is None else item[0]))
+        for year, months in sorted(years.items())
+    ]

@@ -1,0 +1,178 @@
+"""The content model: one frozen dataclass per record type, each field typed and documented.
+
+A field's metadata names its content type ('text', 'ids:groups', 'date', ...), which the
+validating stage checks and the `new` command scaffolds from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .dates import EDate
+
+
+def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "") -> Any:
+    """Declare a content field: its type name, whether it is required, and its default."""
+    factory = list if default == [] else None
+    metadata = {"type": kind, "required": required, "doc": doc}
+    if factory:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Citation:
+    """A verbatim passage of a source that supports a claim."""
+
+    source: str
+    quote: str
+    line: int = 0
+    sole: bool = False  # the editor states that only this (derivative) source carries the passage
+
+
+@dataclass(frozen=True, kw_only=True)
+class Age:
+    """An age as a source reports it, and as of when."""
+
+    years: int = spec("int", required=True, doc="age in years as reported")
+    as_of: EDate = spec("date", required=True, doc="when the age applied (EDTF)")
+    source: str = spec("id:sources", required=True, doc="source that reports it")
+    quote: str = spec("text", required=True, doc="verbatim passage stating the age")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure:
+    """A number one source gives for something, shown beside other sources' figures."""
+
+    label: str = spec("text", required=True, doc="what is counted")
+    value: str = spec("text", required=True, doc="the figure as the source gives it")
+    source: str = spec("id:sources", required=True, doc="source that gives it")
+    quote: str = spec("text", required=True, doc="verbatim passage giving the figure")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record:
+    """Fields every record has: where it came from and its Markdown body."""
+
+    collection: str  # people, events, places, groups, sources, pages or site
+    id: str
+    path: str
+    body: str = ""
+    body_line: int = 1
+    lines: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def page_url(self) -> str:
+        """Return the record's URL relative to the site root, such as 'people/jorge-torres/'."""
+        if self.collection == "pages":
+            return "" if self.id == "home" else f"{self.id}/"
+        return f"{self.collection}/{self.id}/"
+
+    @property
+    def label(self) -> str:
+        """Return the name a link to this record shows."""
+        return getattr(self, "name", None) or getattr(self, "title", self.id)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Person(Record):
+    """Someone the sources name or describe."""
+
+    name: str = spec("text", required=True, doc="name as the best source writes it, or a descriptive label if anonymous")
+    aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
+    anonymous: bool = spec("bool", default=False, doc="true when the sources do not name the person")
+    summary: str = spec("text", required=True, doc="one plain sentence")
+    roles: list[str] = spec("texts", default=[], doc="ranks, posts, occupations")
+    affiliations: list[str] = spec("ids:groups", default=[], doc="group ids")
+    places: list[str] = spec("ids:places", default=[], doc="place ids")
+    age: Age | None = spec("age", doc="{years, as_of, source, quote}")
+    status: str | None = spec("text", doc="situation as of the sources, in a few words")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Event(Record):
+    """Something that happened at a date the sources give or allow us to infer."""
+
+    title: str = spec("text", required=True, doc="short title")
+    date: EDate = spec("date", required=True, doc="EDTF date: 2019-02-23, 2019-03~, 2019-02-23/2019-02-25")
+    date_basis: str = spec("enum:stated|inferred", default="stated", doc="whether a source states the date or it is inferred")
+    date_note: str | None = spec("text", doc="how the date was established (required when inferred)")
+    people: list[str] = spec("ids:people", default=[], doc="person ids")
+    places: list[str] = spec("ids:places", default=[], doc="place ids")
+    groups: list[str] = spec("ids:groups", default=[], doc="group ids")
+    tags: list[str] = spec("slugs", default=[], doc="lowercase tags")
+    summary: str = spec("text", required=True, doc="one plain sentence")
+    figures: list[Figure] = spec("figures", default=[], doc="figures sources give: {label, value, source, quote}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Place(Record):
+    """A city, border crossing, river, building or country in the story."""
+
+    name: str = spec("text", required=True, doc="name with accents")
+    aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
+    kind: str | None = spec("text", doc="city, river, bridge, hotel, country…")
+    summary: str = spec("text", required=True, doc="one plain sentence")
+    located_in: str | None = spec("id:places", doc="place id")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Group(Record):
+    """An organisation, unit, party, ministry or armed group."""
+
+    name: str = spec("text", required=True, doc="name")
+    aliases: list[str] = spec("texts", default=[], doc="other names the sources use")
+    kind: str | None = spec("text", doc="armed force, party, ministry…")
+    summary: str = spec("text", required=True, doc="one plain sentence")
+    part_of: str | None = spec("id:groups", doc="group id")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Source(Record):
+    """A stored article that citations are checked against."""
+
+    title: str = spec("text", required=True, doc="headline")
+    outlet: str = spec("text", required=True, doc="publisher")
+    byline: list[str] = spec("texts", default=[], doc="authors")
+    byline_basis: str = spec("enum:stated|inferred|public-copy", default="stated", doc="where the byline comes from")
+    published: EDate | None = spec("date", doc="EDTF publication date")
+    published_basis: str = spec("enum:stated|inferred|public-copy", default="stated", doc="where the date comes from")
+    published_note: str | None = spec("text", doc="how the date was established")
+    url: str | None = spec("url", doc="address of the original, only where known")
+    language: str = spec("text", required=True, doc="language code, such as en")
+    seed: str = spec("text", required=True, doc="file name in seeds/")
+    derived_from: str | None = spec("id:sources", doc="source id this one translates or copies")
+    inserted_lines: list[str] = spec("texts", default=[], doc="line prefixes a republisher inserted, such as 'WATCH:'")
+    notes: str | None = spec("text", doc="Markdown notes on reliability; may cite")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Page(Record):
+    """A free page: the home page (id 'home') or the about page."""
+
+    title: str = spec("text", required=True, doc="title")
+    summary: str | None = spec("text", doc="one plain sentence")
+
+
+@dataclass(frozen=True, kw_only=True)
+class SiteConfig(Record):
+    """Site settings from content/site.yaml."""
+
+    title: str = spec("text", required=True, doc="site title")
+    description: str | None = spec("text", doc="one sentence for search engines and feeds")
+    language: str = spec("text", default="en", doc="language code")
+    base_url: str | None = spec("url", doc="public address, for canonical links and feeds")
+    not_people: list[str] = spec("texts", default=[], doc="capitalised phrases in the seeds that are not people")
+
+
+RECORD_TYPES: dict[str, type[Record]] = {
+    "people": Person, "events": Event, "places": Place, "groups": Group,
+    "sources": Source, "pages": Page, "site": SiteConfig,
+}
+KIND_NAMES = {"people": "person", "events": "event", "places": "place", "groups": "group", "sources": "source", "pages": "page", "site": "site settings"}
+
+
+def content_fields(record_type: type) -> list:
+    """Return the editor-facing fields of a record type, in declaration order."""
+    return [f for f in fields(record_type) if "type" in f.metadata]

@@ -1,0 +1,176 @@
+"""Validating stage: check every front-matter field against the schema and build typed records.
+
+Checks what one file can tell on its own (required fields, types, unknown keys, dates, ids);
+references between records are checked by the linking stage.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from .dates import DateError, parse_date
+from .problems import Problem, did_you_mean
+from .read import Document
+from .schema import KIND_NAMES, RECORD_TYPES, Age, Figure, Record, content_fields
+from .slug import fold_id, is_valid_id
+
+NESTED = {"age": Age, "figures": Figure}
+
+
+@dataclass
+class FieldCheck:
+    """Where a value sits, so that every problem names its file and line."""
+
+    document: Document
+    problems: list[Problem]
+
+    def error(self, key: tuple, message: str) -> None:
+        self.problems.append(Problem(self.document.path, self.document.line_of(*key), 0, "error", message))
+
+
+def describe(value: Any) -> str:
+    """Name a YAML value's type the way an editor would recognise it."""
+    if isinstance(value, bool):
+        return f"true/false ({str(value).lower()})"
+    if isinstance(value, (dt.date, dt.datetime)):
+        return "a date"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    if value is None:
+        return "nothing"
+    return "text"
+
+
+def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
+    """Convert one YAML value to its content type, reporting a problem and returning None if it is wrong."""
+    name = ".".join(str(part) for part in key)
+    if type_name == "text" or type_name == "url":
+        if isinstance(value, (int, float)) and not isinstance(value, bool) or isinstance(value, dt.date):
+            return str(value)
+        if not isinstance(value, str):
+            hint = "; quote it if you meant the word" if isinstance(value, bool) else ""
+            return check.error(key, f"'{name}' should be text, not {describe(value)}{hint}")
+        if type_name == "url" and value and not value.startswith(("https://", "http://")):
+            return check.error(key, f"'{name}' should be an http(s) address, not '{value}'")
+        return value.strip()
+    if type_name == "bool":
+        if not isinstance(value, bool):
+            return check.error(key, f"'{name}' should be true or false, not {describe(value)}")
+        return value
+    if type_name == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return check.error(key, f"'{name}' should be a whole number, not {describe(value)}")
+        return value
+    if type_name == "date":
+        if isinstance(value, dt.date) or (isinstance(value, int) and not isinstance(value, bool)):
+            value = value.isoformat() if isinstance(value, dt.date) else str(value)
+        if not isinstance(value, str):
+            return check.error(key, f"'{name}' should be a date such as 2019-02-23, not {describe(value)}")
+        try:
+            return parse_date(value)
+        except DateError as error:
+            return check.error(key, f"'{name}': {error}")
+    if type_name.startswith("enum:"):
+        choices = type_name[5:].split("|")
+        if value not in choices:
+            return check.error(key, f"'{name}' should be one of {', '.join(choices)}, not '{value}'{did_you_mean(str(value), choices)}")
+        return value
+    if type_name.startswith("id:"):
+        if not isinstance(value, str) or not is_valid_id(value):
+            return check.error(key, f"'{name}' should be an id such as '{fold_id(str(value)) or 'jose-gomez'}', not {value!r}")
+        return value
+    if type_name in ("texts", "slugs") or type_name.startswith("ids:"):
+        if isinstance(value, str):
+            return check.error(key, f"'{name}' should be a list (write [{value}]), not a single text")
+        if not isinstance(value, list):
+            return check.error(key, f"'{name}' should be a list, not {describe(value)}")
+        item_type = "text" if type_name == "texts" else "id:" + type_name[4:] if type_name.startswith("ids:") else "slug"
+        items = []
+        for index, item in enumerate(value):
+            if item_type == "slug":
+                converted = item if isinstance(item, str) and is_valid_id(item) else check.error(key + (index,), f"'{name}' items should be lowercase tags such as 'aid', not {item!r}")
+            else:
+                converted = convert(item, item_type, key + (index,), check)
+            if converted is not None:
+                items.append(converted)
+        return items
+    if type_name == "age":
+        return convert_nested(value, Age, key, check)
+    if type_name == "figures":
+        if not isinstance(value, list):
+            return check.error(key, f"'{name}' should be a list of {{label, value, source, quote}}, not {describe(value)}")
+        figures = [convert_nested(item, Figure, key + (index,), check) for index, item in enumerate(value)]
+        return [figure for figure in figures if figure is not None]
+    raise AssertionError(f"unknown field type {type_name}")
+
+
+def convert_nested(value: Any, record_type: type, key: tuple, check: FieldCheck) -> Any:
+    """Convert a mapping field such as age or a figure."""
+    name = ".".join(str(part) for part in key)
+    if not isinstance(value, dict):
+        return check.error(key, f"'{name}' should be a mapping of {', '.join(f.name for f in content_fields(record_type))}, not {describe(value)}")
+    values = convert_fields(value, record_type, key, check, f"'{name}'")
+    return None if values is None else record_type(**values)
+
+
+def convert_fields(meta: dict, record_type: type, key: tuple, check: FieldCheck, what: str) -> dict | None:
+    """Check and convert a mapping against a record type's fields; None when any is wrong."""
+    before = len(check.problems)
+    known = {f.name: f for f in content_fields(record_type)}
+    values: dict[str, Any] = {}
+    for name in meta:
+        if name not in known:
+            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), known)}")
+    for name, spec in known.items():
+        value = meta.get(name)
+        if value is None or value == "":
+            if spec.metadata["required"]:
+                check.error(key, f"{what} needs '{name}' ({spec.metadata['doc']})")
+            continue
+        converted = convert(value, spec.metadata["type"], key + (name,), check)
+        if converted is not None:
+            values[name] = converted
+    return values if len(check.problems) == before else None
+
+
+def validate_document(document: Document) -> tuple[Record | None, list[Problem]]:
+    """Check one document against its type's schema and return its typed record."""
+    check = FieldCheck(document, [])
+    record_type = RECORD_TYPES[document.kind]
+    if document.kind != "site" and not is_valid_id(document.id):
+        check.error((), f"'{document.id}' is not a valid id; ids are lowercase ASCII words joined by hyphens: rename the file to '{fold_id(document.id) or 'name'}'")
+    what = "a " + KIND_NAMES[document.kind]
+    values = convert_fields(document.meta, record_type, (), check, what)
+    if values is None or check.problems:
+        return None, check.problems
+    if document.kind == "events" and values.get("date_basis") == "inferred" and not values.get("date_note"):
+        check.error(("date_basis",), "an inferred date needs a 'date_note' saying how it was established")
+        return None, check.problems
+    record = record_type(collection=document.kind, id=document.id, path=document.path, body=document.body, body_line=document.body_line, lines=document.lines, **values)
+    return record, []
+
+
+def validate(documents: list[Document]) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
+    """Validate every document; return records by collection and id, the keys of files that
+    failed (so that references to them are not reported twice), and all problems."""
+    records: dict[str, dict[str, Record]] = {kind: {} for kind in RECORD_TYPES}
+    failed: set[tuple[str, str]] = set()
+    problems: list[Problem] = []
+    for document in sorted(documents, key=lambda d: d.path):
+        record, found = validate_document(document)
+        problems += found
+        if record is None:
+            failed.add((document.kind, document.id))
+            continue
+        if document.kind != "site" and record.id in records[document.kind]:
+            first = records[document.kind][record.id]
+            problems.append(Problem(document.path, 1, 0, "error", f"id '{record.id}' is already used by {first.path}"))
+            continue
+        records[document.kind][record.id] = record
+    return records, failed, problems

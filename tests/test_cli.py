@@ -1,0 +1,243 @@
+"""The command line end to end on tiny sites: what it builds, and every error message, whole."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dossier.cli import main
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_build_writes_pages_and_reports_them(make_site, capsys):
+    root = make_site()
+    code, out, err = run(capsys, "build", "--source", str(root))
+    assert code == 0, err
+    assert out.startswith(f"built {root / 'site'}: ") and "(1 events, 1 people, 1 places, 1 sources)" in out
+    for page in ["index.html", "people/jorge-torres/index.html", "events/aid-convoy/index.html", "places/cucuta/index.html",
+                 "sources/ap/index.html", "timeline/index.html", "people/index.html", "404.html", "data/site.json", "static/style.css"]:
+        assert (root / "site" / page).is_file(), page
+
+
+def test_check_writes_nothing(make_site, capsys):
+    root = make_site()
+    code, out, _ = run(capsys, "check", "--source", str(root))
+    assert code == 0 and "check passed" in out
+    assert not (root / "site").exists()
+
+
+ERROR_CASES = {
+    "field typo": (
+        {"content/people/jorge-torres.md": "---\nnmae: Jorge Torres\nname: Jorge Torres\nsummary: S.\n---\nText.[@ap \"across the bridge\"]\n"},
+        ["content/people/jorge-torres.md:2: error: unknown field 'nmae' in a person (did you mean 'name'?)"],
+    ),
+    "wrong type": (
+        {"content/people/jorge-torres.md": "---\nname: [Jorge, Torres]\nsummary: S.\n---\n"},
+        ["content/people/jorge-torres.md:2: error: 'name' should be text, not a list"],
+    ),
+    "missing required field": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\n---\n"},
+        ["content/places/cucuta.md:1: error: a place needs 'summary' (one plain sentence)"],
+    ),
+    "impossible date": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019-02-30\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:3: error: 'date': '2019-02-30' is not a real day: February 2019 has 28 days"],
+    ),
+    "yes/no trap": (
+        {"content/places/cucuta.md": "---\nname: no\nsummary: S.\n---\n"},
+        ["content/places/cucuta.md:2: error: 'name' should be text, not true/false (false); quote it if you meant the word"],
+    ),
+    "inferred date without a note": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019-02\ndate_basis: inferred\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:4: error: an inferred date needs a 'date_note' saying how it was established"],
+    ),
+    "unknown link": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nSee [[jorge-tores]].\n"},
+        ["content/places/cucuta.md:5: error: unknown link '[[jorge-tores]]' (did you mean 'jorge-torres'?)"],
+    ),
+    "unknown link with collection": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\n\nSee [[events/jorge-torres]].\n"},
+        ["content/places/cucuta.md:6: error: unknown link '[[events/jorge-torres]]': no events record 'jorge-torres'"],
+    ),
+    "unknown person in front matter": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\npeople:\n  - jorge-torres\n  - jose-gomes\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:6: error: unknown person 'jose-gomes' in 'people' (did you mean 'jorge-torres'?)"],
+    ),
+    "unknown place": (
+        {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nplaces: [cucta]\n---\n"},
+        ["content/people/jorge-torres.md:4: error: unknown place 'cucta' in 'places' (did you mean 'cucuta'?)"],
+    ),
+    "unknown source": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.[@apx \"across the bridge\"]\n"},
+        ["content/places/cucuta.md:5: error: unknown source 'apx' (did you mean 'ap'?)"],
+    ),
+    "quote not in its source": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.\n\nTorres drove.[@ap \"drove an armored truck across the bridge\"]\n"},
+        ['content/places/cucuta.md:7: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an armoured truck across the bridge."'],
+    ),
+    "missing seed": (
+        {"content/sources/ap.yaml": "title: AP\noutlet: AP\nlanguage: en\nseed: ap-story.txt\n"},
+        ["content/sources/ap.yaml:4: error: seed file 'seeds/ap-story.txt' does not exist (did you mean 'ap.txt'?)"],
+    ),
+    "derived_from cycle": (
+        {
+            "content/sources/a.yaml": "title: A\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: b\n",
+            "content/sources/b.yaml": "title: B\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: a\n",
+        },
+        ["content/sources/a.yaml:5: error: derived_from forms a cycle: a → b → a",
+         "content/sources/b.yaml:5: error: derived_from forms a cycle: b → a → b"],
+    ),
+    "invalid id": (
+        {"content/people/José Gómez.md": "---\nname: José Gómez\nsummary: S.\n---\n"},
+        ["content/people/José Gómez.md:1: error: 'José Gómez' is not a valid id; ids are lowercase ASCII words joined by hyphens: rename the file to 'jose-gomez'"],
+    ),
+    "two files, one id": (
+        {"content/sources/ap.yml": "title: AP\noutlet: AP\nlanguage: en\nseed: ap.txt\n"},
+        ["content/sources/ap.yml:1: error: id 'ap' is already used by content/sources/ap.yaml"],
+    ),
+    "page that would share a generated URL": (
+        {"content/pages/timeline.md": "---\ntitle: Timeline\n---\n"},
+        ["content/pages/timeline.md:1: error: page id 'timeline' would share the URL 'timeline/' with a generated page; rename the file"],
+    ),
+    "invalid YAML": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: [a\n---\n"},
+        ["content/places/cucuta.md:4:1: error: invalid YAML: did not find expected ',' or ']'"],
+    ),
+    "front matter never closed": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n"},
+        ["content/places/cucuta.md:1: error: front matter opened on line 1 is never closed with a '---' line"],
+    ),
+    "empty front matter": (
+        {"content/places/cucuta.md": "---\n---\nBody.\n"},
+        ["content/places/cucuta.md:1: error: empty front matter; give at least the required fields"],
+    ),
+    "empty file": (
+        {"content/places/cucuta.md": ""},
+        ["content/places/cucuta.md:1: error: empty file; it needs front matter between '---' lines, then a Markdown body"],
+    ),
+    "tabs in YAML": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\naliases:\n\t- Cucuta\n---\n"},
+        ["content/places/cucuta.md:5:1: error: tab used for indentation; YAML needs spaces"],
+    ),
+    "duplicate key": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\nname: Cucuta\n---\n"},
+        ["content/places/cucuta.md:4:1: error: duplicate key 'name' (first given on line 2)"],
+    ),
+    "not UTF-8": (
+        {"content/places/cucuta.md": b"---\nname: C\xfacuta\nsummary: S.\n---\n"},
+        ["content/places/cucuta.md:2: error: not UTF-8 text (byte 0xfa at offset 11); save the file as UTF-8"],
+    ),
+    "file too large": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\n" + "x" * 1_000_001},
+        ["content/places/cucuta.md: error: file is 1,000,029 bytes; the limit is 1,000,000 bytes"],
+    ),
+    "malformed citation": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap across the bridge]\n"},
+        ["content/places/cucuta.md:5: error: malformed citation '[@ap across the bridge]': write [@source-id \"verbatim quote\"]"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERROR_CASES))
+def test_each_content_error_is_one_whole_line_and_exit_1(make_site, capsys, case):
+    files, expected = ERROR_CASES[case]
+    root = make_site(files)
+    code, out, err = run(capsys, "build", "--source", str(root))
+    lines = err.strip().split("\n")
+    errors = [line for line in lines if ": error: " in line]
+    assert errors == expected
+    assert lines[-1].startswith(f"{len(expected)} error")
+    assert code == 1 and "Traceback" not in err and not (root / "site").exists()
+
+
+def test_every_problem_of_a_run_is_reported_at_once_and_sorted(make_site, capsys):
+    root = make_site({
+        "content/places/cucuta.md": "---\nname: C\nsummary: S.\nbogus: 1\n---\nSee [[nobody]].\n",
+        "content/people/jorge-torres.md": "---\nname: J\nsummary: S.\n---\nSee [[nowhere]].\n",
+    })
+    code, _, err = run(capsys, "check", "--source", str(root))
+    assert code == 1
+    assert err.splitlines() == [
+        "content/people/jorge-torres.md:5: error: unknown link '[[nowhere]]'",
+        "content/places/cucuta.md:4: error: unknown field 'bogus' in a place",
+        "2 errors, 0 warnings",
+    ]
+
+
+def test_bom_and_crlf_files_build(make_site, capsys):
+    root = make_site({"content/places/cucuta.md": "\ufeff---\r\nname: Cúcuta\r\nsummary: S.\r\n---\r\nA city.[@ap \"across the bridge\"]\r\n".encode("utf-8")})
+    code, _, err = run(capsys, "build", "--source", str(root))
+    assert code == 0, err
+    assert "<h1>Cúcuta</h1>" in (root / "site/places/cucuta/index.html").read_text(encoding="utf-8")
+
+
+def test_a_failed_build_leaves_the_previous_site_untouched(make_site, capsys):
+    root = make_site()
+    assert run(capsys, "build", "--source", str(root))[0] == 0
+    before = {p: p.read_bytes() for p in (root / "site").rglob("*") if p.is_file()}
+    (root / "content/places/cucuta.md").write_text("---\nname: C\n---\n", encoding="utf-8")
+    assert run(capsys, "build", "--source", str(root))[0] == 1
+    after = {p: p.read_bytes() for p in (root / "site").rglob("*") if p.is_file()}
+    assert after == before
+
+
+@pytest.mark.parametrize("out", ["content", "seeds", "templates", ".", "content/people"])
+def test_the_build_refuses_to_write_over_project_folders(make_site, capsys, out):
+    root = make_site({"templates/.keep": ""})
+    code, _, err = run(capsys, "build", "--source", str(root), "--out", str(root / out))
+    assert code == 2 and "dossier: error: refusing to write the site to" in err
+    assert (root / "content/people/jorge-torres.md").is_file()
+
+
+def test_the_build_refuses_a_folder_it_did_not_make(make_site, tmp_path, capsys):
+    root = make_site()
+    other = tmp_path / "documents"
+    other.mkdir()
+    (other / "thesis.txt").write_text("precious", encoding="utf-8")
+    code, _, err = run(capsys, "build", "--source", str(root), "--out", str(other))
+    assert code == 2 and err == f"dossier: error: refusing to write the site to {other}: the folder is not empty and was not made by dossier\n"
+    assert (other / "thesis.txt").read_text(encoding="utf-8") == "precious"
+    assert run(capsys, "build", "--source", str(root), "--out", str(tmp_path / "fresh"))[0] == 0
+    assert run(capsys, "build", "--source", str(root), "--out", str(tmp_path / "fresh"))[0] == 0  # its own folder: fine
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["frobnicate"])
+    assert exit_info.value.code == 2
+
+
+def test_two_builds_are_byte_identical(make_site, tmp_path, capsys):
+    root = make_site()
+    run(capsys, "build", "--source", str(root), "--out", str(tmp_path / "a"))
+    run(capsys, "build", "--source", str(root), "--out", str(tmp_path / "b"))
+    files_a = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file()}
+    files_b = {p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()}
+    assert files_a == files_b and len(files_a) > 10
+
+
+def test_new_scaffolds_a_file_that_names_every_field(make_site, capsys):
+    root = make_site()
+    code, out, _ = run(capsys, "new", "person", "José Gómez", "--source", str(root))
+    path = root / "content/people/jose-gomez.md"
+    assert code == 0 and out == f"created {path}\n"
+    text = path.read_text(encoding="utf-8")
+    for name in ["name: \"José Gómez\"", "aliases: []", "anonymous: false", "summary:", "roles:", "affiliations:", "places:", "age:", "status:"]:
+        assert name in text
+    assert run(capsys, "new", "person", "José Gómez", "--source", str(root))[0] == 2
+
+
+def test_site_json_has_the_public_shape(make_site, capsys):
+    root = make_site()
+    run(capsys, "build", "--source", str(root))
+    data = json.loads((root / "site/data/site.json").read_text(encoding="utf-8"))
+    assert data["people"] == [{"id": "jorge-torres", "name": "Jorge Torres", "aliases": ["Jorge Torres"], "anonymous": False, "summary": "A sergeant.", "url": "people/jorge-torres/"}]
+    assert data["events"] == [{"id": "aid-convoy", "title": "Aid convoy", "date": "2019-02-23", "start": "2019-02-23", "end": "2019-02-23", "approximate": False, "summary": "The convoy.", "people": ["jorge-torres"], "url": "events/aid-convoy/"}]
+    assert data["sources"][0] == {"id": "ap", "title": "AP story", "outlet": "The Associated Press", "byline": [], "published": None, "url": None, "seed": "ap.txt", "derived_from": None, "language": "en"}
+    assert {"page": "people/jorge-torres/", "source": "ap", "quote": "drove an armoured truck across the bridge"} in data["citations"]

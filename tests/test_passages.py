@@ -1,0 +1,46 @@
+from hypothesis import given, strategies as st
+
+from dossier.passages import SeedText, normalize, passage_id, text_fragment
+
+TEXT = "He said: “We’re going to change history.”\n\nIt was a long—very long   day.\n"
+
+
+def test_quotes_match_across_typographic_marks_dashes_and_white_space():
+    seed = SeedText(TEXT)
+    start, end = seed.locate('"We\'re going to change history."')
+    assert TEXT[start:end] == "“We’re going to change history.”"
+    start, end = seed.locate("a long-very long day")
+    assert TEXT[start:end] == "a long—very long   day"
+
+
+def test_case_and_words_still_matter():
+    seed = SeedText(TEXT)
+    assert seed.locate("we're going to change history") is None
+    assert seed.locate("We are going to change history") is None
+
+
+def test_closest_passage_points_at_the_near_miss():
+    assert SeedText(TEXT).closest("We are going to change history") == '"We\'re going to change history."'
+    assert SeedText(TEXT).closest("zzzz qqqq") is None
+
+
+def test_passage_ids_are_stable_and_ignore_typography():
+    assert passage_id("We’re here") == passage_id("We're  here")
+    assert passage_id("We're here").startswith("passage-") and len(passage_id("We're here")) == 18
+    assert passage_id("a") != passage_id("b")
+
+
+def test_text_fragments_encode_dashes_and_shorten_long_quotes():
+    assert text_fragment("pro- and anti-Maduro") == "#:~:text=pro%2D%20and%20anti%2DMaduro"
+    long = "one two three four five six seven eight nine ten eleven twelve"
+    assert text_fragment(long) == "#:~:text=one%20two%20three%20four,nine%20ten%20eleven%20twelve"
+
+
+@given(st.text(max_size=200), st.text(max_size=30))
+def test_locate_finds_exactly_what_normalisation_finds(text, quote):
+    span = SeedText(text).locate(quote)
+    wanted = normalize(quote)
+    if not wanted or wanted not in normalize(text):
+        assert span is None
+    else:
+        assert span is not None and normalize(text[span[0]:span[1]]) == wanted

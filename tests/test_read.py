@@ -1,0 +1,48 @@
+from dossier.read import load_yaml, parse_markdown_file, decode, is_editor_artifact
+
+
+def test_front_matter_keys_carry_their_file_lines():
+    text = "---\nname: A\nage:\n  years: 3\n  quote: x\n---\nBody line\n"
+    document, problems = parse_markdown_file(text, "content/people/a.md", "people", "a")
+    assert problems == []
+    assert document.line_of("name") == 2
+    assert document.line_of("age", "quote") == 5
+    assert document.line_of("age", "missing") == 3
+    assert document.body == "Body line\n" and document.body_line == 7
+
+
+def test_yaml_errors_are_shifted_by_the_front_matter_offset():
+    text = "---\nname: A\nsummary: [unclosed\n---\n"
+    document, problems = parse_markdown_file(text, "p.md", "people", "p")
+    assert document is None
+    assert [(p.line, p.severity) for p in problems] == [(4, "error")]
+    assert problems[0].message.startswith("invalid YAML:")
+
+
+def test_duplicate_keys_are_errors_not_silently_overwritten():
+    value, lines, problems = load_yaml("name: A\nname: B\n", "s.yaml")
+    assert value is None
+    assert [str(p) for p in problems] == ["s.yaml:2:1: error: duplicate key 'name' (first given on line 1)"]
+
+
+def test_tabs_in_indentation_are_named():
+    _, _, problems = load_yaml("age:\n\tyears: 3\n", "s.yaml", line_offset=1)
+    assert [str(p) for p in problems] == ["s.yaml:3:1: error: tab used for indentation; YAML needs spaces"]
+
+
+def test_bom_and_windows_line_endings_are_accepted():
+    text, problems = decode("\ufeffname: A\r\nsummary: B\r\n".encode("utf-8"), "x", 1000)
+    assert problems == [] and text == "name: A\nsummary: B\n"
+
+
+def test_non_utf8_and_oversize_files_are_refused_with_position():
+    text, problems = decode(b"name: A\nsummary: caf\xe9\n", "x.md", 1000)
+    assert text is None
+    assert [str(p) for p in problems] == ["x.md:2: error: not UTF-8 text (byte 0xe9 at offset 20); save the file as UTF-8"]
+    text, problems = decode(b"x" * 11, "big.md", 10)
+    assert [str(p) for p in problems] == ["big.md: error: file is 11 bytes; the limit is 10 bytes"]
+
+
+def test_editor_artifacts_are_recognised():
+    assert all(is_editor_artifact(n) for n in [".#a.md", "a.md~", ".a.md.swp", "#a.md#", "a.tmp"])
+    assert not is_editor_artifact("a.md")
