@@ -18,6 +18,7 @@ from .schema import Citation
 LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]|\\.)*)"(?:\s+(sole))?\s*\]')
 CITATION_START = re.compile(r"\[@")
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "cite", "code", "del", "dd", "div", "dl", "dt", "em", "figcaption",
     "figure", "h2", "h3", "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s",
@@ -143,6 +144,9 @@ def paragraphs(body: str, first_line: int) -> list[tuple[int, str]]:
                 result.append((start, "\n".join(block)))
             block = []
             continue
+        if block and LIST_ITEM.match(line):
+            result.append((start, "\n".join(block)))
+            block = []
         if not block:
             start = first_line + offset
         block.append(line)

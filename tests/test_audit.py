@@ -1,0 +1,84 @@
+"""Editorial checks: warnings by default, errors under --strict; the real content passes strictly."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import PROJECT
+
+from dossier.audit import names_in_text
+from dossier.cli import main
+from dossier.pipeline import check
+
+
+def warnings_of(capsys, root) -> tuple[int, list[str]]:
+    code = main(["check", "--strict", "--source", str(root)])
+    return code, [line for line in capsys.readouterr().err.splitlines() if ": warning: " in line]
+
+
+def test_a_paragraph_without_a_citation_is_flagged(make_site, capsys):
+    root = make_site({"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.[@ap \"across the bridge\"]\n\n## Heading\n\nAn uncited claim.\n\n- item cited[@ap \"across the bridge\"]\n- item uncited\n"})
+    code, warnings = warnings_of(capsys, root)
+    assert code == 1
+    assert warnings == [
+        "content/places/cucuta.md:9: warning: paragraph cites no source: add [@source-id \"quote\"]",
+        "content/places/cucuta.md:12: warning: paragraph cites no source: add [@source-id \"quote\"]",
+    ]
+
+
+def test_a_claim_supported_only_by_a_derivative_is_flagged_unless_marked_sole(make_site, capsys):
+    root = make_site({
+        "content/sources/ap-copy.yaml": "title: Copy\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: ap\n",
+        "content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nOnly the copy.[@ap-copy \"across the bridge\"]\n\nBoth.[@ap-copy \"across the bridge\"][@ap \"across the bridge\"]\n\nMarked.[@ap-copy \"across the bridge\" sole]\n",
+    })
+    code, warnings = warnings_of(capsys, root)
+    assert warnings == ["content/places/cucuta.md:5: warning: paragraph is supported only by the derivative source 'ap-copy': cite the original ('ap'), or add `sole` if only the derivative has it"]
+
+
+def test_a_source_cited_nowhere_is_flagged(make_site, capsys):
+    root = make_site({"content/sources/unused.yaml": "title: U\noutlet: X\nlanguage: en\nseed: ap.txt\n"})
+    code, warnings = warnings_of(capsys, root)
+    assert warnings == ["content/sources/unused.yaml:1: warning: source 'unused' is cited nowhere"]
+
+
+def test_a_name_in_the_articles_that_no_record_covers_is_flagged(make_site, capsys):
+    from conftest import SEED
+
+    root = make_site({"seeds/ap.txt": SEED + "The officer Víctor Bautista spoke, and Jarle, 33, agreed in Cúcuta.\n"})
+    code, warnings = warnings_of(capsys, root)
+    assert code == 1
+    assert warnings == [
+        "seeds/ap.txt:4: warning: 'Jarle' is named here but no record covers it: add a person (or an alias), or list it under not_people in content/site.yaml",
+        "seeds/ap.txt:4: warning: 'Víctor Bautista' is named here but no record covers it: add a person (or an alias), or list it under not_people in content/site.yaml",
+    ]
+    (root / "content/site.yaml").write_text("title: T\nnot_people: [Victor Bautista, Jarle]\n", encoding="utf-8")
+    assert warnings_of(capsys, root) == (0, [])
+
+
+def test_names_in_text_finds_full_names_and_name_age_forms():
+    names = [name for _, name in names_in_text("When Guaido met Juan Andrés Mejía, Angel, 24, said so.\nBrazilian Vice President Hamilton Mourão spoke.")]
+    assert names == ["Juan Andrés Mejía", "Angel", "Brazilian Vice President Hamilton Mourão"]
+
+
+def test_without_strict_warnings_do_not_fail(make_site, capsys):
+    root = make_site({"content/sources/unused.yaml": "title: U\noutlet: X\nlanguage: en\nseed: ap.txt\n"})
+    assert main(["check", "--source", str(root)]) == 0
+    assert "1 warning" in capsys.readouterr().err
+
+
+def test_the_real_content_passes_the_strict_check():
+    assert check(PROJECT, strict=True) == []
+
+
+def test_every_person_the_real_articles_name_resolves_to_a_record(tmp_path, capsys):
+    from conftest import copy_project
+
+    project = copy_project(tmp_path / "p")
+    assert warnings_of(capsys, project) == (0, [])
+    record = project / "content/people/victor-bautista.md"
+    text = record.read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^name: .*$", "name: Border director", text)
+    text = re.sub(r"(?m)^aliases: .*$", "aliases: []", text)
+    record.write_text(text, encoding="utf-8")
+    code, warnings = warnings_of(capsys, project)
+    assert code == 1 and any("'Víctor Bautista' is named here but no record covers it" in w for w in warnings)
