@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Extra build options, for example: make build BUILD_FLAGS="--base-url https://example.org/dossier/"
+BUILD_FLAGS ?=
 
 .PHONY: install build check serve test clean
 
@@ -15,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 build: install
-	$(PY) build.py build
+	$(PY) build.py build $(BUILD_FLAGS)
 
 check: install
 	$(PY) build.py check --strict

@@ -86,7 +86,9 @@ def command_build(args: argparse.Namespace) -> int:
     from .pipeline import build
 
     out = Path(args.out) if args.out else Path(args.source) / "site"
-    report = build(Path(args.source), out, portable=args.portable, strict=args.strict)
+    if args.base_url is not None and not args.base_url.startswith(("https://", "http://")):
+        raise UsageError(f"--base-url must start with https:// or http://, not {args.base_url!r}")
+    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url)
     print_problems(report.warnings)
     made = ", ".join(f"{count} {kind}" for kind, count in sorted(report.pages.items()))
     print(f"built {out}: {report.files} files ({made}) in {report.seconds:.2f} s")
@@ -106,6 +108,7 @@ def parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the site")
     build.add_argument("--out", help="output folder (default: site/ in the source folder)")
     build.add_argument("--portable", action="store_true", help="links name their index.html, so the site works from file://")
+    build.add_argument("--base-url", help="public address of the site, for canonical links, feed and sitemap (overrides site.yaml)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
     check = commands.add_parser("check", help="validate everything and write nothing")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")

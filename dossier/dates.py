@@ -15,7 +15,7 @@ from dataclasses import dataclass
 MONTHS = [None] + list(calendar.month_name)[1:]
 SEASONS = {21: "Spring", 22: "Summer", 23: "Autumn", 24: "Winter"}
 SEASON_MONTHS = {21: (3, 5), 22: (6, 8), 23: (9, 11), 24: (12, 12)}
-POINT = re.compile(r"(?P<year>\d[\dX]{3})(?:-(?P<month>[\dX]{2})(?:-(?P<day>[\dX]{2}))?)?(?P<qual>[?~%])?")
+POINT = re.compile(r"(?P<year>\d[\dX]{3})(?:-(?P<month>[\dX]{2})(?:-(?P<day>[\dX]{2}))?)?(?P<qual>[?~%])?", re.ASCII)  # ASCII: no other scripts' digits
 
 
 class DateError(ValueError):
@@ -177,6 +177,8 @@ def parse_point(text: str) -> Point:
             raise DateError(f"'{text}': give at least the century, as in '19XX'")
         return Point(int(stripped) * 10 ** (4 - len(stripped)), year_digits=len(stripped), approximate=approximate, uncertain=uncertain)
     year = int(year_text)
+    if year == 0:
+        raise DateError(f"'{text}': there is no year 0000; years run from 0001")
     if month_text is None or month_text == "XX":
         if day_text not in (None, "XX"):
             raise DateError(f"'{text}': a day needs a month")

@@ -68,12 +68,12 @@ def default_config() -> SiteConfig:
 class Linker:
     """Resolve references of one site, collecting problems as it goes."""
 
-    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str], failed: set[Key] = frozenset()):
+    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset()):
         self.records = records
         self.failed = failed  # records whose files have errors of their own: references to them stay silent
         self.problems: list[Problem] = []
         config = next(iter(records.get("site", {}).values()), None) or default_config()
-        self.site = Site(config, records, {name: SeedText(text) for name, text in seeds.items()})
+        self.site = Site(config, records, {name: text if isinstance(text, SeedText) else SeedText(text) for name, text in seeds.items()})
 
     def error(self, record: Record, line: int, message: str) -> None:
         self.problems.append(Problem(record.path, line, 0, "error", message))
@@ -117,7 +117,7 @@ class Linker:
         sources = self.records["sources"]
         for source in sources.values():
             assert isinstance(source, Source)
-            if source.seed not in self.site.seeds:
+            if source.seed not in self.site.seeds and ("seeds", source.seed) not in self.failed:  # unreadable: reported on the seed
                 self.error(source, record_line(source, "seed"), f"seed file 'seeds/{source.seed}' does not exist{did_you_mean(source.seed, self.site.seeds)}")
             if source.derived_from and self.resolve_id(source, "sources", source.derived_from, "derived_from"):
                 chain, current = [source.id], source.derived_from
@@ -134,7 +134,7 @@ class Linker:
         if ("sources", citation.source) in self.failed:
             return False
         if citation.source not in sources:
-            self.error(record, citation.line, f"unknown source '{citation.source}'{did_you_mean(citation.source, sources)}")
+            self.error(record, citation.source_line or citation.line, f"unknown source '{citation.source}'{did_you_mean(citation.source, sources)}")
             return False
         source = sources[citation.source]
         assert isinstance(source, Source)
@@ -158,10 +158,10 @@ class Linker:
         """Return citations carried by front matter: a person's age, an event's figures."""
         found = []
         if isinstance(record, Person) and record.age:
-            found.append(Citation(source=record.age.source, quote=record.age.quote, line=record_line(record, "age", "quote")))
+            found.append(Citation(source=record.age.source, quote=record.age.quote, line=record_line(record, "age", "quote"), source_line=record_line(record, "age", "source")))
         if isinstance(record, Event):
             for index, figure in enumerate(record.figures):
-                found.append(Citation(source=figure.source, quote=figure.quote, line=record_line(record, "figures", index, "quote")))
+                found.append(Citation(source=figure.source, quote=figure.quote, line=record_line(record, "figures", index, "quote"), source_line=record_line(record, "figures", index, "source")))
         return found
 
     def link_record(self, record: Record) -> None:
@@ -230,10 +230,16 @@ class Linker:
         events = self.records["events"].values()
         self.site.timeline = [e.id for e in sorted(events, key=lambda e: e.date.sort_key() + (e.id,))]  # type: ignore[attr-defined]
         self.backlinks()
-        for passages in self.site.passages.values():
+        for source_id, passages in list(self.site.passages.items()):
             for passage in passages.values():
                 passage.cited_by.sort()
+            self.site.passages[source_id] = dict(sorted(passages.items(), key=lambda item: passage_order(item[1])))
         return self.site
+
+
+def passage_order(passage: Passage) -> tuple[int, int, str]:
+    """Return where a passage comes in its source's list: by position in the text."""
+    return passage.start, passage.end, passage.id
 
 
 def record_line(record: Record, *key: object) -> int:
@@ -245,7 +251,7 @@ def record_line(record: Record, *key: object) -> int:
     return record.lines.get((), 1)
 
 
-def link(records: dict[str, dict[str, Record]], seeds: dict[str, str], failed: set[Key] = frozenset()) -> tuple[Site, list[Problem]]:
+def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset()) -> tuple[Site, list[Problem]]:
     """Resolve references, verify citations and compute backlinks; return the site and problems."""
     linker = Linker(records, seeds, failed)
     site = linker.run()

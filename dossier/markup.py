@@ -53,12 +53,15 @@ def unescape_quote(raw: str) -> str:
 
 def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Citation], list[Problem]]:
     """Find every link and citation in a Markdown body, with file lines; report malformed ones."""
-    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line_at(body, m.start(), first_line)) for m in LINK.finditer(body)]
     citations: list[Citation] = []
     problems: list[Problem] = []
-    matched: set[int] = set()
+    spans: list[tuple[int, int]] = []  # what citations cover: a quote may contain '[[' or '[@', as rendering allows
+
+    def quoted(offset: int) -> bool:
+        return any(start <= offset < end for start, end in spans)
+
     for match in CITATION.finditer(body):
-        matched.add(match.start())
+        spans.append(match.span())
         line = line_at(body, match.start(), first_line)
         quote = unescape_quote(match[2])
         if not match[1]:
@@ -67,8 +70,9 @@ def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Cit
             problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
         else:
             citations.append(Citation(source=match[1], quote=quote, line=line, sole=bool(match[3])))
+    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line_at(body, m.start(), first_line)) for m in LINK.finditer(body) if not quoted(m.start())]
     for match in CITATION_START.finditer(body):
-        if match.start() not in matched:
+        if not quoted(match.start()):
             line = line_at(body, match.start(), first_line)
             snippet = body[match.start(): match.start() + 40].split("\n")[0]
             problems.append(Problem(path, line, 0, "error", f"malformed citation '{snippet}': write [@source-id \"verbatim quote\"]"))

@@ -6,6 +6,7 @@ positions map back to the original text so that source pages can highlight the p
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import hashlib
 import re
@@ -17,6 +18,7 @@ TYPOGRAPHIC = str.maketrans({
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
 })
 SPACE = re.compile(r"\s+")
+NON_SPACE = re.compile(r"\S+")
 
 
 def normalize(text: str) -> str:
@@ -34,26 +36,30 @@ class SeedText:
     """A seed's text with its normal form and a map from normal positions to original ones."""
 
     text: str
-    normal: str = ""
-    origin: list[int] = field(default_factory=list, repr=False)
+    normal: str = field(default="", compare=False)
+    # Where each run of non-space characters starts, in the normal form and in the text: a few
+    # numbers per word instead of one per character, and built by the regex engine.
+    run_starts: list[int] = field(default_factory=list, repr=False, compare=False)
+    run_origins: list[int] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         folded = self.text.translate(TYPOGRAPHIC)
-        chars: list[str] = []
-        origin: list[int] = []
-        previous_space = True  # drops leading white space
-        for index, char in enumerate(folded):
-            if char.isspace():
-                if not previous_space:
-                    chars.append(" ")
-                    origin.append(index)
-                previous_space = True
-            else:
-                chars.append(char)
-                origin.append(index)
-                previous_space = False
-        self.normal = "".join(chars)
-        self.origin = origin
+        pieces: list[str] = []
+        offset = 0
+        for match in NON_SPACE.finditer(folded):
+            self.run_starts.append(offset)
+            self.run_origins.append(match.start())
+            pieces.append(match.group())
+            offset += match.end() - match.start()
+            if match.end() < len(folded):  # the run's trailing white space becomes one space
+                pieces.append(" ")
+                offset += 1
+        self.normal = "".join(pieces)
+
+    def origin(self, position: int) -> int:
+        """Return the index in the text of a position in the normal form."""
+        run = bisect.bisect_right(self.run_starts, position) - 1
+        return self.run_origins[run] + position - self.run_starts[run]
 
     def locate(self, quote: str) -> tuple[int, int] | None:
         """Return the (start, end) of the quote in the original text, or None if absent."""
@@ -64,7 +70,7 @@ class SeedText:
         if start < 0:
             return None
         end = start + len(wanted) - 1
-        return self.origin[start], self.origin[end] + 1
+        return self.origin(start), self.origin(end) + 1
 
     def closest(self, quote: str) -> str | None:
         """Return the passage most like the quote, for error messages; None if nothing is close."""

@@ -23,7 +23,13 @@ class Problem:
             where += f":{self.line}"
             if self.column:
                 where += f":{self.column}"
-        return f"{where}: {self.severity}: {self.message}"
+        return one_line(f"{where}: {self.severity}: {self.message}")
+
+
+def one_line(text: str) -> str:
+    """Show line breaks and control characters as escapes (\\n, \\x1b), so that a problem
+    is always one line and content cannot send escape sequences to the terminal."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class ContentError(Exception):

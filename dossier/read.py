@@ -22,14 +22,21 @@ class ContentLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     """Safe YAML loader (libyaml where available) that keeps dates as written, as text.
 
     Dates are EDTF strings to dossier; letting YAML turn 2019-02-23 into a date object would
-    lose the notation and make 2019-02-30 a crash instead of a clear error.
+    lose the notation and make 2019-02-30 a crash instead of a clear error. Numbers are decimal
+    only: YAML 1.1 reads 0755 as octal, 12:30 as 750 (base 60), and PyYAML crashes on '0x_'.
     """
 
 
+YAML_TAG = "tag:yaml.org,2002:"
+DECIMAL = {
+    YAML_TAG + "int": re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
+    YAML_TAG + "float": re.compile(r"^(?:[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+}
 ContentLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    first: [(tag, DECIMAL.get(tag, regexp)) for tag, regexp in resolvers if tag != YAML_TAG + "timestamp"]
     for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
 }
+ALIASES = "YAML aliases (*name) are not supported; write the value out in full"
 MAX_CONTENT_BYTES = 1_000_000
 MAX_SEED_BYTES = 5_000_000
 KINDS = ("people", "events", "places", "groups", "pages")
@@ -66,7 +73,7 @@ class Corpus:
     documents: list[Document]
     seeds: dict[str, str]  # seed file name -> text
     problems: list[Problem]
-    unreadable: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) of files that failed to parse
+    unreadable: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) of files that failed to parse; ('seeds', name) of seeds
 
 
 def is_editor_artifact(name: str) -> bool:
@@ -95,17 +102,28 @@ def load_yaml(text: str, path: str, line_offset: int = 0) -> tuple[Any, dict[Key
         indent = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in indent:
             return None, {}, [Problem(path, number + line_offset, indent.index("\t") + 1, "error", "tab used for indentation; YAML needs spaces")]
+        # YAML also breaks lines at these, which would shift every line number after them.
+        separator = next((char for char in "\x85\u2028\u2029" if char in line), None)
+        if separator:
+            name = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}[separator]
+            return None, {}, [Problem(path, number + line_offset, line.index(separator) + 1, "error", f"invisible {name} character (U+{ord(separator):04X}); replace it with a space or a new line")]
     loader = ContentLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None, {}, []
-        lines: dict[KeyPath, int] = {}
-        problems: list[Problem] = []
-        _index_node(node, (), lines, problems, path, line_offset)
-        if problems:
-            return None, lines, problems
-        return loader.construct_document(node), lines, []
+        index = _NodeIndex(loader, path, line_offset)
+        index.walk(node, ())
+        if index.problems:
+            return None, index.lines, index.problems
+        return loader.construct_document(node), index.lines, []
+    except yaml.reader.ReaderError as error:
+        # The reader's position may count bytes; the first occurrence of the character is exact.
+        index = max(text.find(chr(error.character)), 0) if isinstance(error.character, int) else 0
+        line = text.count("\n", 0, index) + 1 + line_offset
+        column = index - text.rfind("\n", 0, index)
+        code = f"U+{error.character:04X}" if isinstance(error.character, int) else repr(error.character)
+        return None, {}, [Problem(path, line, column, "error", f"invalid YAML: character {code} is not allowed ({error.reason}); remove it")]
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 + line_offset if mark else line_offset + 1
@@ -117,22 +135,56 @@ def load_yaml(text: str, path: str, line_offset: int = 0) -> tuple[Any, dict[Key
         loader.dispose()
 
 
-def _index_node(node: yaml.Node, key: KeyPath, lines: dict, problems: list, path: str, offset: int) -> None:
-    lines[key] = node.start_mark.line + 1 + offset
-    if isinstance(node, yaml.MappingNode):
-        seen: dict[str, int] = {}
-        for key_node, value_node in node.value:
-            name = key_node.value
-            line = key_node.start_mark.line + 1 + offset
-            if name in seen:
-                problems.append(Problem(path, line, key_node.start_mark.column + 1, "error", f"duplicate key '{name}' (first given on line {seen[name]})"))
-                continue
-            seen[name] = line
-            _index_node(value_node, key + (name,), lines, problems, path, offset)
-            lines[key + (name,)] = line
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _index_node(item, key + (index,), lines, problems, path, offset)
+class _NodeIndex:
+    """Walk a composed YAML document before it is built: note the file line of every key path, and
+    refuse what content never needs and PyYAML handles badly: aliases, non-text keys, !!tags."""
+
+    def __init__(self, loader: Any, path: str, offset: int):
+        self.loader, self.path, self.offset = loader, path, offset
+        self.lines: dict[KeyPath, int] = {}
+        self.problems: list[Problem] = []
+        self.visited: set[int] = set()
+
+    def error(self, node: yaml.Node, message: str, line: int | None = None) -> None:
+        column = 0 if line else node.start_mark.column + 1
+        self.problems.append(Problem(self.path, line or node.start_mark.line + 1 + self.offset, column, "error", message))
+
+    def plain(self, node: yaml.Node) -> bool:
+        """Tell whether a node has the type its plain form gives it, that is no explicit !!tag."""
+        if isinstance(node, yaml.ScalarNode):
+            return node.tag == YAML_TAG + "str" or node.tag == self.loader.resolve(yaml.ScalarNode, node.value, (True, False))
+        return node.tag == YAML_TAG + ("seq" if isinstance(node, yaml.SequenceNode) else "map")
+
+    def walk(self, node: yaml.Node, key: KeyPath, line: int | None = None) -> None:
+        # An alias makes a node appear twice: a self-referencing one recurses forever, nested ones
+        # expand exponentially ("billion laughs"). Reported once; the line is where it is used.
+        if id(node) in self.visited:
+            if not any(problem.message == ALIASES for problem in self.problems):
+                self.error(node, ALIASES, line or self.lines.get(key[:-1], self.offset + 1))
+            return
+        self.visited.add(id(node))
+        self.lines[key] = node.start_mark.line + 1 + self.offset
+        if not self.plain(node):
+            shown = node.tag.replace(YAML_TAG, "!!")
+            self.error(node, f"YAML tag '{shown}' is not supported; write the value without it (quote it to make it text)")
+        elif isinstance(node, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                line = key_node.start_mark.line + 1 + self.offset
+                if not isinstance(key_node, yaml.ScalarNode) or not self.plain(key_node):
+                    kind = "a list" if isinstance(key_node, yaml.SequenceNode) else "a mapping" if isinstance(key_node, yaml.MappingNode) else "a tagged value"
+                    self.error(key_node, f"a field name must be plain text, not {kind}")
+                    continue
+                name = key_node.value
+                if name in seen:
+                    self.error(key_node, f"duplicate key '{name}' (first given on line {seen[name]})")
+                    continue
+                seen[name] = line
+                self.walk(value_node, key + (name,), line)
+                self.lines[key + (name,)] = line
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                self.walk(item, key + (index,))
 
 
 def parse_markdown_file(text: str, path: str, kind: str, stem: str) -> tuple[Document | None, list[Problem]]:
@@ -170,16 +222,27 @@ def parse_yaml_file(text: str, path: str, kind: str, stem: str) -> tuple[Documen
     return Document(path, kind, stem, meta, key_lines), []
 
 
+def read_text(root: Path, file: Path, limit: int) -> tuple[str | None, list[Problem]]:
+    """Read and decode one file of the project, refusing links that lead out of it."""
+    relative = file.relative_to(root).as_posix()
+    folder = root / file.relative_to(root).parts[0]
+    target = file.resolve()
+    # A link to a file elsewhere (a key, a password file) would be published: only the project's files are read.
+    if not (target.is_relative_to(root.resolve()) or target.is_relative_to(folder.resolve())):
+        return None, [Problem(relative, 0, 0, "error", f"links to {target}, outside the project; copy the file in instead")]
+    try:
+        raw = file.read_bytes()
+    except OSError as error:
+        return None, [Problem(relative, 0, 0, "error", f"cannot read file: {error.strerror}")]
+    return decode(raw, relative, limit)
+
+
 def read_document(root: Path, file: Path) -> tuple[Document | None, list[Problem]]:
     """Read one content file, returning its Document or its problems."""
     relative = file.relative_to(root).as_posix()
     parts = file.relative_to(root / "content").parts
     kind = parts[0] if len(parts) > 1 else "site"
-    try:
-        raw = file.read_bytes()
-    except OSError as error:
-        return None, [Problem(relative, 0, 0, "error", f"cannot read file: {error.strerror}")]
-    text, problems = decode(raw, relative, MAX_CONTENT_BYTES)
+    text, problems = read_text(root, file, MAX_CONTENT_BYTES)
     if text is None:
         return None, problems
     if file.suffix in (".yaml", ".yml"):
@@ -223,7 +286,7 @@ def read_seeds(root: Path) -> tuple[dict[str, str], list[Problem]]:
     for file in sorted(folder.iterdir()):
         if not file.is_file() or is_editor_artifact(file.name):
             continue
-        text, found = decode(file.read_bytes(), file.relative_to(root).as_posix(), MAX_SEED_BYTES)
+        text, found = read_text(root, file, MAX_SEED_BYTES)
         problems += found
         if text is not None:
             seeds[file.name] = text
@@ -243,4 +306,5 @@ def read_project(root: Path) -> Corpus:
         else:
             unreadable.add((file.parent.name, file.stem))
     seeds, found = read_seeds(root)
+    unreadable |= {("seeds", problem.path.rpartition("/")[2]) for problem in found if problem.severity == "error"}
     return Corpus(documents, seeds, problems + found, unreadable)

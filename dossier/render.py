@@ -4,20 +4,25 @@ beyond loading templates.
 
 from __future__ import annotations
 
+import functools
 import json
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
 
+from . import export, search
 from .dates import MONTHS, month_key
 from .link import Key, Site
 from .markup import BodyRenderer
+from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
+from .quotes import own_quotes
 from .schema import Event, Person, Record, Source
+from .timeline import FACETS, Filter, axis_svg, facet_values, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 COLLECTION_TITLES = {"people": "People", "events": "Events", "places": "Places", "groups": "Groups", "sources": "Sources"}
@@ -84,8 +89,13 @@ class PageContext:
         marker = f"cite-ref-{reference.number}-{len(reference.uses) + 1}"
         reference.uses.append(marker)
         sup = etree.Element("sup", {"class": "citation", "id": marker})
-        anchor = etree.SubElement(sup, "a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"cite-note-{reference.number}"})
+        anchor = etree.SubElement(sup, "a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"{marker}-preview"})
         anchor.text = f"[{reference.number}]"
+        # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
+        preview = etree.SubElement(sup, "span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"})
+        passage = etree.SubElement(preview, "q")
+        passage.text = quote
+        passage.tail = f" — {reference.source.outlet}"
         return sup
 
     def cite_markup(self, source_id: str, quote: str) -> Markup:
@@ -108,7 +118,10 @@ class Renderer:
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
         self.env.globals.update(singular=SINGULAR, collection_titles=COLLECTION_TITLES, text_fragment=text_fragment, article_paragraphs=article_paragraphs,
             timeline_groups=timeline_groups, month_names=MONTHS)
+        self.env.globals.update(facets=FACETS, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,
+            own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
         self.bodies = BodyRenderer()
+        self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
 
     def page(self, template: str, url: str, **values: Any) -> tuple[str, bytes]:
@@ -118,12 +131,26 @@ class Renderer:
         if record is not None:
             for citation in front_matter_citations(record):
                 context.reference(citation[0], citation[1])
-        body_html = Markup(self.bodies.render(values.pop("body", ""), context)) if values.get("has_body", True) else Markup("")
+        body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
         html = self.env.get_template(template).render(
             site=self.site, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url, **values,
         )
-        path = url + "index.html" if url == "" or url.endswith("/") else url
-        return path, html.encode("utf-8")
+        return output_path(url), html.encode("utf-8")
+
+    def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
+        """Render a body to HTML, or take it from the body cache when nothing it depends on changed."""
+        if self.cache is None or record is None or not body:
+            return Markup(self.bodies.render(body, context))
+        key = self.cache.key(self.site, record, context.url, body, self.portable)
+        cached = self.cache.get(key)
+        if cached is not None:
+            html, references = cached
+            context.references = [Reference(n, self.site.records["sources"][s], q, a, list(uses)) for n, s, q, a, uses in references]  # type: ignore[arg-type]
+            context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
+            return Markup(html)
+        html = self.bodies.render(body, context)
+        self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references]))
+        return Markup(html)
 
     def record_page(self, record: Record) -> tuple[str, bytes]:
         """Render the page of one record."""
@@ -132,30 +159,53 @@ class Renderer:
         template = "home.html" if key == ("pages", "home") else f"{SINGULAR[record.collection]}.html"
         return self.page(template, record.page_url, record=record, key=key, body=body)
 
-    def render_all(self) -> dict[str, bytes]:
-        """Render every page, index, export and asset of the site."""
+    def pages(self) -> dict[str, Callable[[], bytes]]:
+        """List every HTML page of the site by output path; each is rendered only when called."""
         site = self.site
-        output: dict[str, bytes] = {}
+        pages: dict[str, Callable[[], bytes]] = {}
+
+        def add(template: str, url: str, **values: Any) -> None:
+            pages[output_path(url)] = lambda: self.page(template, url, **values)[1]
+
         for record in site.all_records():
-            path, data = self.record_page(record)
-            output[path] = data
+            # By key, so that after an edit the page renders the record as it is then.
+            pages[output_path(record.page_url)] = functools.partial(lambda key: self.record_page(self.site.get(key))[1], (record.collection, record.id))
         if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
-            path, data = self.page("home.html", "", record=None, key=None, body="")
-            output[path] = data
+            add("home.html", "", record=None, key=None, body="")
         for collection in COLLECTION_TITLES:
-            path, data = self.page("index.html", f"{collection}/", collection=collection, body="")
-            output[path] = data
-        path, data = self.page("timeline.html", "timeline/", body="")
-        output[path] = data
-        path, data = self.page("404.html", "404.html", body="")
-        output[path] = data
-        output["data/site.json"] = site_json(site)
+            add("index.html", f"{collection}/", collection=collection, body="")
+        add("timeline.html", "timeline/", body="", active=None)
+        for filters in timeline_filters(site).values():
+            for active in filters:
+                add("timeline.html", active.url, body="", active=active)
+        add("search.html", "search/", body="")
+        add("404.html", "404.html", body="")
+        return pages
+
+    def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
+        """Render the files made from the whole site or from its pages: data exports, search fallback, static assets."""
+        site = self.site
+        output: dict[str, bytes] = {"data/site.json": site_json(site)}
+        output.update(export.exports(site, sorted({*pages, *output})))
+        if self.portable:
+            output["search/fallback.js"] = search.fallback_index(pages)
         for folder in self.static:
             for file in sorted(folder.rglob("*")):
                 relative_path = "static/" + file.relative_to(folder).as_posix()
-                if file.is_file() and relative_path not in output:
+                if file.is_file() and relative_path not in output and relative_path not in pages:
                     output[relative_path] = file.read_bytes()
         return output
+
+    def render_all(self) -> dict[str, bytes]:
+        """Render every page, index, export and asset of the site."""
+        output = {path: render() for path, render in self.pages().items()}
+        output.update(self.extras(output))
+        return output
+
+
+def output_path(url: str) -> str:
+    """Return the file a site URL is written to: 'people/x/' -> 'people/x/index.html'."""
+    return url + "index.html" if url == "" or url.endswith("/") else url
 
 
 def front_matter_citations(record: Record) -> list[tuple[str, str]]:
@@ -236,10 +286,15 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
     return result
 
 
-def timeline_groups(site: Site) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
-    """Group the timeline by year, then month; events whose month is unknown come first in their year."""
+def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
+    """Return how much text a derivative source shares word for word with its original."""
+    return overlap(site.seed_of(derivative).text, site.seed_of(original).text)
+
+
+def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
+    """Group the timeline (or one filter's events) by year, then month; events whose month is unknown come first."""
     years: dict[int, dict[int | None, list[Event]]] = {}
-    for eid in site.timeline:
+    for eid in active.events if active else site.timeline:
         event = site.records["events"][eid]
         assert isinstance(event, Event)
         year, month = month_key(event.date)

@@ -29,6 +29,7 @@ class Citation:
     quote: str
     line: int = 0
     sole: bool = False  # the editor states that only this (derivative) source carries the passage
+    source_line: int = field(default=0, compare=False)  # where front matter names the source, if not on `line`
 
 
 @dataclass(frozen=True, kw_only=True)

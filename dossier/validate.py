@@ -145,7 +145,7 @@ def validate_document(document: Document) -> tuple[Record | None, list[Problem]]
     record_type = RECORD_TYPES[document.kind]
     if document.kind != "site" and not is_valid_id(document.id):
         check.error((), f"'{document.id}' is not a valid id; ids are lowercase ASCII words joined by hyphens: rename the file to '{fold_id(document.id) or 'name'}'")
-    what = "a " + KIND_NAMES[document.kind]
+    what = ("the " if document.kind == "site" else "a ") + KIND_NAMES[document.kind]
     values = convert_fields(document.meta, record_type, (), check, what)
     if values is None or check.problems:
         return None, check.problems
@@ -156,14 +156,15 @@ def validate_document(document: Document) -> tuple[Record | None, list[Problem]]
     return record, []
 
 
-def validate(documents: list[Document]) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
+def validate(documents: list[Document], known: dict[str, tuple[Record | None, list[Problem]]] | None = None) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
     """Validate every document; return records by collection and id, the keys of files that
-    failed (so that references to them are not reported twice), and all problems."""
+    failed (so that references to them are not reported twice), and all problems. known holds
+    validate_document's results for documents already checked, by path."""
     records: dict[str, dict[str, Record]] = {kind: {} for kind in RECORD_TYPES}
     failed: set[tuple[str, str]] = set()
     problems: list[Problem] = []
     for document in sorted(documents, key=lambda d: d.path):
-        record, found = validate_document(document)
+        record, found = known[document.path] if known and document.path in known else validate_document(document)
         problems += found
         if record is None:
             failed.add((document.kind, document.id))

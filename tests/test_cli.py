@@ -141,6 +141,142 @@ ERROR_CASES = {
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap across the bridge]\n"},
         ["content/places/cucuta.md:5: error: malformed citation '[@ap across the bridge]': write [@source-id \"verbatim quote\"]"],
     ),
+    "unknown place in an event": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nplaces: [cucta]\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:4: error: unknown place 'cucta' in 'places' (did you mean 'cucuta'?)"],
+    ),
+    "unknown group in an event": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\ngroups:\n  - national-guard\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:5: error: unknown group 'national-guard' in 'groups'"],
+    ),
+    "unknown group in affiliations": (
+        {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\naffiliations: [national-guard]\n---\n"},
+        ["content/people/jorge-torres.md:4: error: unknown group 'national-guard' in 'affiliations'"],
+    ),
+    "unknown place in located_in": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\nlocated_in: colombia\n---\n"},
+        ["content/places/cucuta.md:4: error: unknown place 'colombia' in 'located_in'"],
+    ),
+    "unknown group in part_of": (
+        {"content/groups/guard.md": "---\nname: G\nsummary: S.\npart_of: army\n---\n"},
+        ["content/groups/guard.md:4: error: unknown group 'army' in 'part_of'"],
+    ),
+    "unknown source of an age": (
+        {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage:\n  years: 27\n  as_of: 2019\n  source: apx\n  quote: across the bridge\n---\n"},
+        ["content/people/jorge-torres.md:7: error: unknown source 'apx' (did you mean 'ap'?)"],
+    ),
+    "unknown source of a figure": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - label: Trucks\n    value: '1'\n    source: apx\n    quote: across the bridge\n---\n"},
+        ["content/events/aid-convoy.md:8: error: unknown source 'apx' (did you mean 'ap'?)"],
+    ),
+    "unknown source in derived_from": (
+        {"content/sources/ap-es.yaml": "title: B\noutlet: X\nlanguage: es\nseed: ap.txt\nderived_from: apx\n"},
+        ["content/sources/ap-es.yaml:5: error: unknown source 'apx' in 'derived_from' (did you mean 'ap'?)"],
+    ),
+    "age quote not in its source": (
+        {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage:\n  years: 27\n  as_of: 2019\n  source: ap\n  quote: Torres, 27\n---\n"},
+        ['content/people/jorge-torres.md:8: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres drove"'],
+    ),
+    "figure quote not in its source": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - label: Trucks\n    value: '1'\n    source: ap\n    quote: drove two trucks\n---\n"},
+        ['content/events/aid-convoy.md:9: error: quote not found in source \'ap\' (seeds/ap.txt): "drove two trucks"; no similar passage'],
+    ),
+    "quote over two lines not in its source": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"drove a truck\nacross\"]\n"},
+        ['content/places/cucuta.md:5: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "armoured truck across"'],
+    ),
+    "seed not UTF-8": (
+        {"seeds/ap.txt": b"Sgt. Jorge Torres drove an armoured truck across the bridge.\nCaf\xe9\n"},
+        ["seeds/ap.txt:2: error: not UTF-8 text (byte 0xe9 at offset 64); save the file as UTF-8"],
+    ),
+    "seed too large": (
+        {"seeds/ap.txt": "x" * 5_000_001},
+        ["seeds/ap.txt: error: file is 5,000,001 bytes; the limit is 5,000,000 bytes"],
+    ),
+    "source file not UTF-8": (
+        {"content/sources/ap.yaml": b"title: AP \x93story\x94\noutlet: AP\nlanguage: en\nseed: ap.txt\n"},
+        ["content/sources/ap.yaml:1: error: not UTF-8 text (byte 0x93 at offset 10); save the file as UTF-8"],
+    ),
+    "empty source file": (
+        {"content/sources/ap.yaml": "\n"},
+        ["content/sources/ap.yaml:1: error: empty file; it needs the required fields"],
+    ),
+    "source file not a mapping": (
+        {"content/sources/ap.yaml": "- title: AP\n"},
+        ["content/sources/ap.yaml:1: error: expected a mapping of fields, not a list"],
+    ),
+    "missing front matter": (
+        {"content/places/cucuta.md": "name: C\nsummary: S.\n"},
+        ["content/places/cucuta.md:1: error: missing front matter: the file must begin with a '---' line"],
+    ),
+    "front matter not a mapping": (
+        {"content/places/cucuta.md": "---\n- name: C\n---\n"},
+        ["content/places/cucuta.md:2: error: front matter must be a mapping of fields, not a list"],
+    ),
+    "control character in YAML": (
+        {"content/places/cucuta.md": "---\nname: C\x1b[31m\nsummary: S.\n---\n"},
+        ["content/places/cucuta.md:2:8: error: invalid YAML: character U+001B is not allowed (control characters are not allowed); remove it"],
+    ),
+    "self-referencing YAML alias": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\naliases: &a [*a]\n---\n"},
+        ["content/places/cucuta.md:4: error: YAML aliases (*name) are not supported; write the value out in full"],
+    ),
+    "exponential YAML aliases (billion laughs)": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n" + "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]\n" for i in range(1, 12)) + "aliases: *a11\n---\n"},
+        ["content/places/cucuta.md:5: error: YAML aliases (*name) are not supported; write the value out in full"],
+    ),
+    "list as a field name": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n? [kind, type]\n: city\n---\n"},
+        ["content/places/cucuta.md:4:3: error: a field name must be plain text, not a list"],
+    ),
+    "year zero": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 0000-02-23\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:3: error: 'date': '0000-02-23': there is no year 0000; years run from 0001"],
+    ),
+    "empty link": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[ ]].\n"},
+        ["content/places/cucuta.md:5: error: empty link [[ ]]: write [[id]] or [[id|label]]"],
+    ),
+    "ambiguous link": (
+        {"content/groups/cucuta.md": "---\nname: C\nsummary: S.\n---\n", "content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[cucuta]].\n"},
+        ["content/places/cucuta.md:5: error: ambiguous link '[[cucuta]]': write [[places/cucuta]] or [[groups/cucuta]]"],
+    ),
+    "link to an unknown collection": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[persons/jorge-torres]].\n"},
+        ["content/places/cucuta.md:5: error: unknown link '[[persons/jorge-torres]]': 'persons' is not one of people, events, places, groups, sources, pages"],
+    ),
+    "citation with an empty quote": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"\"]\n"},
+        ["content/places/cucuta.md:5: error: citation of 'ap' has an empty quote"],
+    ),
+    "citation naming no source": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ \"across the bridge\"]\n"},
+        ['content/places/cucuta.md:5: error: citation names no source: write [@source-id "quote"]'],
+    ),
+    "page that would share a collection URL": (
+        {"content/pages/people.md": "---\ntitle: People\n---\n"},
+        ["content/pages/people.md:1: error: page id 'people' would share the URL 'people/' with a generated page; rename the file"],
+    ),
+    "script URL in a source": (
+        {"content/sources/ap.yaml": "title: AP story\noutlet: AP\nlanguage: en\nseed: ap.txt\nurl: javascript:alert(1)\n"},
+        ["content/sources/ap.yaml:5: error: 'url' should be an http(s) address, not 'javascript:alert(1)'"],
+    ),
+    "site settings typo": (
+        {"content/site.yaml": "title: T\nlanguge: en\n"},
+        ["content/site.yaml:2: error: unknown field 'languge' in the site settings (did you mean 'language'?)"],
+    ),
+    "explicit YAML tag": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: !!timestamp soon\n---\n"},
+        ["content/places/cucuta.md:3:10: error: YAML tag '!!timestamp' is not supported; write the value without it (quote it to make it text)"],
+    ),
+    "line separator in YAML": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: One\u2028two.\n---\n"},
+        ["content/places/cucuta.md:3:13: error: invisible line separator character (U+2028); replace it with a space or a new line"],
+    ),
+    "date in other digits": (
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: \u0662\u0660\u0661\u0669\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:3: error: 'date': '٢٠١٩' is not a date; write YYYY, YYYY-MM or YYYY-MM-DD, optionally ending in ~ (approximate) or ? (uncertain)"],
+    ),
 }
 
 

@@ -77,7 +77,7 @@ def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real
     groups = timeline_groups(site)
     shown = [event.id for _, months in groups for _, events in months for event in events]
     assert sorted(shown) == sorted(site.records["events"])
-    positions = [html.index(f'<li id="{eid}">') for eid in shown]
+    positions = [html.index(f'<li id="{eid}" ') for eid in shown]
     assert positions == sorted(positions)
     assert [year for year, _ in groups] == sorted(year for year, _ in groups)
     for _, months in groups:

@@ -1,0 +1,167 @@
+"""The build cache, in .dossier-cache/ beside content/: safe to delete at any time.
+
+Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of
+everything its HTML depends on: the code that renders Markdown, the body, the page's address and
+the names, addresses and sources of what it links to and cites; templates do not affect them, so a
+template edit reuses every body. And the last build's session (session.py) with a list of the
+files it published, so that the next build reads, relinks and renders only what changed since.
+The session is only reused by the same code, Python and options; anything else builds afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sqlite3
+import sys
+import zlib
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from .link import Site
+from .schema import Event, Person, Record
+
+FOLDER = ".dossier-cache"
+PACKAGE = Path(__file__).resolve().parent
+BODY_CODE = ("markup.py", "render.py", "passages.py")  # what turns a body into HTML
+LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
+MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled
+
+
+def code_version(names: tuple[str, ...] | None = None) -> str:
+    """Return a digest of dossier's code (or of some of its modules), Python's and the libraries' versions."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(sys.version.encode())
+    for library in LIBRARIES:
+        try:
+            digest.update(f"{library}={metadata.version(library)};".encode())
+        except metadata.PackageNotFoundError:
+            pass
+    for path in sorted(PACKAGE.glob("*.py")):
+        if names is None or path.name in names:
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def front_matter_sources(record: Record) -> set[str]:
+    """Return the sources a record's front matter cites (an age, figures)."""
+    if isinstance(record, Person) and record.age:
+        return {record.age.source}
+    if isinstance(record, Event):
+        return {figure.source for figure in record.figures}
+    return set()
+
+
+class BodyCache:
+    """Rendered Markdown bodies by a digest of what they depend on, in a SQLite file shared by processes."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.version = code_version(BODY_CODE)
+        self.connection: sqlite3.Connection | None = None
+        self.pid = 0
+        self.new: dict[bytes, bytes] = {}  # stored but not yet written
+
+    def open(self) -> sqlite3.Connection | None:
+        """Return this process's connection (a forked worker opens its own); None if the cache is unusable."""
+        if self.connection is None or self.pid != os.getpid():
+            self.pid, self.new, self.connection = os.getpid(), {}, None
+            for attempt in range(2):
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+                    connection.execute("PRAGMA journal_mode=WAL")
+                    connection.execute("PRAGMA synchronous=OFF")
+                    connection.execute("CREATE TABLE IF NOT EXISTS bodies (key BLOB PRIMARY KEY, value BLOB)")
+                    self.connection = connection
+                    break
+                except (sqlite3.Error, OSError):
+                    for damaged in self.path.parent.glob(self.path.name + "*"):  # start again with an empty cache
+                        damaged.unlink(missing_ok=True)
+        return self.connection
+
+    def key(self, site: Site, record: Record, url: str, body: str, portable: bool) -> bytes:
+        """Return the digest of everything a record's body HTML depends on."""
+        from .graph import front_matter
+        from .render import front_matter_citations
+
+        key = (record.collection, record.id)
+        parts: list[Any] = [self.version, url, portable, body, front_matter_citations(record)]
+        for target in site.links.get(key, []):
+            linked = site.get(target)
+            parts.append((target, linked.label, linked.page_url))
+        for source_id in sorted({c.source for c in site.citations.get(key, [])} | front_matter_sources(record)):
+            source = site.records["sources"].get(source_id)
+            parts.append((source_id, front_matter(source)))
+        return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=20).digest()
+
+    def get(self, key: bytes) -> Any:
+        """Return what was stored under a key, or None."""
+        connection = self.open()
+        try:
+            row = connection.execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone() if connection else None
+            return pickle.loads(zlib.decompress(row[0])) if row else None
+        except Exception:  # a damaged entry is a miss
+            return None
+
+    def put(self, key: bytes, value: Any) -> None:
+        """Store a value under a key, once flush writes it."""
+        if self.open() is not None:
+            self.new[key] = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+    def flush(self, pages: int = 0) -> None:
+        """Write what was stored in one transaction; empty the cache when it holds far more bodies than the site has pages."""
+        if self.connection is None or self.pid != os.getpid() or not self.new:
+            return
+        connection, self.new, new = self.connection, {}, self.new
+        try:
+            connection.execute("BEGIN IMMEDIATE")  # takes the write lock first, waiting for other processes
+            if pages and connection.execute("SELECT count(*) FROM bodies").fetchone()[0] > MOST_BODIES * pages:
+                connection.execute("DELETE FROM bodies")
+            connection.executemany("INSERT OR REPLACE INTO bodies VALUES (?, ?)", new.items())
+            connection.execute("COMMIT")
+        except sqlite3.Error:  # not kept this time
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+
+    def close(self) -> None:
+        """Write what was stored and close this process's connection."""
+        if self.connection is not None and self.pid == os.getpid():
+            self.flush()
+            self.connection.close()
+        self.connection = None
+
+    def __getstate__(self) -> dict:
+        return {"path": self.path, "version": self.version, "connection": None, "pid": 0, "new": {}}
+
+
+def state_file(root: Path, options: tuple) -> Path:
+    """Return where the session of a project built with these options is kept."""
+    name = hashlib.blake2b(repr((code_version(), options)).encode(), digest_size=8).hexdigest()
+    return root / FOLDER / f"session-{name}.pickle"
+
+
+def save(path: Path, value: Any) -> None:
+    """Pickle a value to a file atomically; a cache that cannot be written is simply not kept."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for old in path.parent.glob("session-*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        with open(temporary, "wb") as file:
+            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def load(path: Path) -> Any:
+    """Return what a cache file holds, or None if it is missing or unreadable."""
+    try:
+        with open(path, "rb") as file:
+            return pickle.load(file)
+    except Exception:  # a stale or damaged cache is a miss, never an error
+        return None

@@ -1,0 +1,156 @@
+"""The dependency graph: which output files an edit must re-render.
+
+A record's page shows the record in full; other pages show only its front matter (a name in a
+link, a title in a list, an outlet in a reference) or what its body links to and cites (backlinks,
+"cited by" lists, highlighted passages). So an edit that changes only the prose of a body
+re-renders one page, and each further kind of change adds the pages that show it. The rules
+read the site before and after the edit, so that a link or an event that goes away re-renders the
+page it used to appear on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Iterable
+
+from .link import Key, Site
+from .render import output_path
+from .schema import Record
+
+EVERYTHING = None  # affected() returns this when every output must be rendered again
+BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
+COLLECTIONS = ("people", "events", "places", "groups", "sources", "pages")
+LISTED_ON_HOME = ("people", "events", "sources", "pages")
+
+
+@dataclass(frozen=True)
+class Change:
+    """How one record differs between two versions of the site."""
+
+    key: Key
+    meta: bool  # front matter that other pages show; always true when the record came or went
+    label: bool  # the name or title that links to it show
+    body: bool  # its body (a source's notes)
+    links: bool  # the records its body links to
+    citations: bool  # the passages it cites
+    membership: bool  # the record came or went
+
+
+def front_matter(record: Record | None) -> tuple | None:
+    """Return what other pages may show of a record: every field but its body."""
+    if record is None:
+        return None
+    return tuple(getattr(record, f.name) for f in fields(record) if f.name not in BODY_FIELDS)
+
+
+def body_of(record: Record | None) -> tuple | None:
+    """Return what only the record's own page shows: its body, or a source's notes."""
+    if record is None:
+        return None
+    return (record.body, getattr(record, "notes", None))
+
+
+def cited(site: Site, key: Key) -> set[tuple[str, str, bool]]:
+    """Return the (source, quote, sole) passages a record cites, ignoring their lines."""
+    return {(c.source, c.quote, c.sole) for c in site.citations.get(key, [])}
+
+
+def record_of(site: Site, key: Key) -> Record | None:
+    """Return the record with this key, or None if the site has none."""
+    return site.records.get(key[0], {}).get(key[1])
+
+
+def change(old: Site, new: Site, key: Key) -> Change:
+    """Compare one record between two versions of the site."""
+    before, after = record_of(old, key), record_of(new, key)
+    membership = (before is None) != (after is None)
+    return Change(
+        key,
+        meta=membership or front_matter(before) != front_matter(after),
+        label=membership or getattr(before, "label", None) != getattr(after, "label", None),
+        body=body_of(before) != body_of(after),
+        links=set(old.links.get(key, [])) != set(new.links.get(key, [])),
+        citations=cited(old, key) != cited(new, key),
+        membership=membership,
+    )
+
+
+def shown_on(site: Site, key: Key) -> set[Key]:
+    """Return the records whose pages show this record's front matter (its name, title, dates...)."""
+    kind, rid = key
+    record = record_of(site, key)
+    keys = set(site.mentioned_by.get(key, [])) | set(site.links.get(key, []))  # body links both ways
+    keys |= {("sources", c.source) for c in site.citations.get(key, [])}  # "cited by" lists
+    keys |= {("events", eid) for eid in site.events_of.get(key, [])}
+    keys |= {("people", pid) for pid in site.people_of.get(key, [])}
+    if isinstance(record, Record):
+        for name, collection in (("people", "people"), ("places", "places"), ("groups", "groups"), ("affiliations", "groups")):
+            keys |= {(collection, rid2) for rid2 in getattr(record, name, None) or []}
+        for name, collection in (("located_in", "places"), ("part_of", "groups"), ("derived_from", "sources")):
+            if getattr(record, name, None):
+                keys.add((collection, getattr(record, name)))
+    if kind == "places":
+        keys |= {("places", p.id) for p in site.records["places"].values() if getattr(p, "located_in", None) == rid}
+    if kind == "groups":
+        keys |= {("groups", g.id) for g in site.records["groups"].values() if getattr(g, "part_of", None) == rid}
+    if kind == "sources":  # references name the source, and a derivative's references name its original
+        for sid in [rid] + site.derivatives.get(rid, []):
+            keys |= set(site.cited_by.get(sid, []))
+            keys.add(("sources", sid))
+    keys.discard(key)
+    return keys
+
+
+def pages_of(sites: Iterable[Site], keys: Iterable[Key]) -> set[str]:
+    """Return the output paths of these records' pages, in whichever site has them."""
+    paths = set()
+    for key in keys:
+        for site in sites:
+            record = record_of(site, key)
+            if record is not None:
+                paths.add(output_path(record.page_url))
+    return paths
+
+
+def on_timeline(site: Site, change: Change) -> bool:
+    """Tell whether a change shows on the timeline pages: events, and names and outlets they show."""
+    kind = change.key[0]
+    if kind == "events":
+        return change.meta or change.citations
+    if kind in ("people", "places", "groups"):  # their names, in the lists of people and filters
+        return change.label and bool(site.events_of.get(change.key))
+    return kind == "sources" and change.meta
+
+
+def affected(old: Site, new: Site, keys: Iterable[Key], pages: Iterable[str]) -> tuple[set[str], bool] | None:
+    """Return the pages an edit of these records must re-render, and whether the data exports must
+    be remade; or EVERYTHING. pages lists the output paths of the new site's pages."""
+    changes = [change(old, new, key) for key in keys]
+    if any(c.key[0] == "site" and (c.meta or c.body) for c in changes):
+        return EVERYTHING
+    if any(c.key == ("pages", "about") and c.membership for c in changes):
+        return EVERYTHING  # every page's navigation links to the about page
+    record_pages = pages_of([old, new], [(r.collection, r.id) for site in (old, new) for r in site.all_records()])
+    shown: set[Key] = set()
+    paths: set[str] = set()
+    exports = False
+    for c in changes:
+        if c.key[0] not in COLLECTIONS or not (c.meta or c.body or c.links or c.citations):
+            continue
+        paths |= pages_of([old, new], [c.key])
+        if c.meta:
+            shown |= shown_on(old, c.key) | shown_on(new, c.key)
+            paths.add(f"{c.key[0]}/index.html")
+            if c.key[0] in LISTED_ON_HOME:
+                paths.add("index.html")
+        if c.links:
+            shown |= set(old.links.get(c.key, [])) ^ set(new.links.get(c.key, []))
+        if c.citations:
+            shown |= {("sources", source) for source, _, _ in cited(old, c.key) ^ cited(new, c.key)}
+        if on_timeline(old, c) or on_timeline(new, c):
+            paths |= {path for path in pages if path.startswith("timeline/")}
+        exports = exports or c.meta or c.citations
+    paths |= pages_of([old, new], shown)
+    known = record_pages | {"index.html", "search/index.html", "404.html"} | {f"{k}/index.html" for k in COLLECTIONS}
+    paths |= {path for path in pages if path not in known and not path.startswith("timeline/")}
+    return paths & set(pages), exports

@@ -1,0 +1,474 @@
+"""A project kept in memory between builds, so that an edit costs only what it changes.
+
+The session remembers what each input file held, the records validated from it, the linked site
+and the digest of every file it has written. update(paths) reads only the files named, validates
+only those, relinks only the records that changed (relink.py) and re-renders only the pages the
+dependency graph (graph.py) names; what it makes equals what a build from scratch makes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import multiprocessing
+import os
+import hashlib
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping
+
+from . import graph
+from .audit import audit
+from . import cache
+from .cache import BodyCache
+from .link import Key, Site, link
+from .passages import SeedText
+from .problems import Problem
+from .publish import carry_over, write_into
+from .read import Document, content_files, is_editor_artifact, read_document, read_seeds
+from .relink import can_relink, relink
+from .render import Renderer
+from .schema import Record
+from .validate import validate, validate_document
+
+EVERYTHING = graph.EVERYTHING
+INPUT_FOLDERS = ("content", "seeds", "templates")
+
+
+def digest(data: bytes) -> bytes:
+    """Return a short digest of some bytes."""
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def file_digest(path: Path) -> bytes | None:
+    """Return the digest of a file's bytes, or None if it cannot be read."""
+    try:
+        return digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+def scan_inputs(root: Path) -> dict[str, bytes]:
+    """Return the digest of every file in the project's content/, seeds/ and templates/ folders."""
+    found = {}
+    for folder in INPUT_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file():
+                data = file_digest(path)
+                if data is not None:
+                    found[path.relative_to(root).as_posix()] = data
+    return found
+
+
+def key_of(relative: str) -> Key:
+    """Return the key a content file is known by: content/people/x.md -> ('people', 'x')."""
+    path = Path(relative)
+    return (path.parent.name, path.stem) if len(path.parts) > 2 else ("site", path.stem)
+
+
+@dataclass
+class Entry:
+    """One content file as last read: its digest, document, record and problems."""
+
+    digest: bytes | None
+    document: Document | None
+    record: Record | None
+    read_problems: list[Problem]
+    validation_problems: list[Problem]
+
+
+@dataclass
+class Outcome:
+    """What one update found and made."""
+
+    files: dict[str, bytes] = field(default_factory=dict)  # output files that are new or changed
+    removed: set[str] = field(default_factory=set)  # output files that no longer exist
+    problems: list[Problem] = field(default_factory=list)
+    changed: bool = False  # whether any input changed at all
+    rendered: int = 0  # pages rendered
+    seconds: float = 0.0
+
+    @property
+    def errors(self) -> list[Problem]:
+        """Return the problems that stop the site from being rendered."""
+        return [p for p in self.problems if p.severity == "error"]
+
+
+class EveryPage(Mapping[str, bytes]):
+    """Every page of the site by path: the ones just rendered, the others read back from where they
+    were last written, or rendered again when there is no such folder (for the search fallback)."""
+
+    def __init__(self, pages: dict[str, Callable[[], bytes]], fresh: dict[str, bytes], folder: Path | None):
+        self.pages, self.fresh, self.folder = pages, fresh, folder
+
+    def __getitem__(self, path: str) -> bytes:
+        if path in self.fresh:
+            return self.fresh[path]
+        return (self.folder / path).read_bytes() if self.folder else self.pages[path]()
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.pages
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.pages)
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+
+class Session:
+    """A project loaded in memory: its inputs, records, linked site and written outputs."""
+
+    def __init__(self, root: Path, *, portable: bool = False, base_url: str | None = None, defer_audit: bool = False):
+        self.root = root
+        self.defer_audit = defer_audit  # the preview audits after the browser has reloaded
+        self.audit_due = False
+        self.portable = portable
+        self.base_url = base_url
+        self.entries: dict[str, Entry] = {}  # content files by path relative to root
+        self.listing: list[Problem] = []  # warnings about files in content/ that are ignored
+        self.seed_texts: dict[str, SeedText] = {}
+        self.seed_problems: list[Problem] = []
+        self.seed_digests: dict[str, bytes] = {}
+        self.site: Site | None = None  # as last linked
+        self.failed: set[Key] = set()
+        self.link_problems: dict[str, list[Problem]] = {}  # by file
+        self.problems: list[Problem] = []
+        self.rendered: Site | None = None  # the site as last rendered
+        self.pending: set[Key] | None = EVERYTHING  # records changed since the last render
+        self.extras_pending = True  # static files changed since the last render
+        self.renderer: Renderer | None = None
+        self.pages: dict[str, Callable[[], bytes]] = {}
+        self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
+        self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
+        self.unlinked: set[Key] = set()  # records changed since the last link
+        self.page_paths: set[str] = set()  # the pages last rendered
+        self.inputs: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/
+        self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
+        self.body_cache: BodyCache | None = None
+        self.relink_all = True  # a seed changed: every quote must be found again
+
+    # Reading
+
+    def load(self) -> None:
+        """Read, validate and link the whole project."""
+        self.inputs = scan_inputs(self.root)
+        files, self.listing = content_files(self.root)
+        self.entries = {}
+        for file in files:
+            self.read_entry(file.relative_to(self.root).as_posix())
+        self.read_seeds()
+        self.pending = EVERYTHING
+        self.link(None)
+
+    def link(self, keys: set[Key] | None) -> None:
+        """Validate, link and audit the site again, relinking only the given records when that is enough."""
+        self.relink(keys)
+        self.unlinked, self.relink_all = set(), False
+
+    def read_entry(self, relative: str) -> bool:
+        """Read and validate one content file if its bytes changed; return whether they did."""
+        data = file_digest(self.root / relative)
+        before = self.entries.get(relative)
+        if before is not None and data is not None and before.digest == data:
+            return False
+        document, read_problems = read_document(self.root, self.root / relative)
+        record, validation_problems = validate_document(document) if document is not None else (None, [])
+        self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
+        return True
+
+    def read_seeds(self) -> bool:
+        """Read every seed again; return whether any changed."""
+        seeds, problems = read_seeds(self.root)
+        digests = {name: digest(text.encode("utf-8")) for name, text in seeds.items()}
+        if digests == self.seed_digests and problems == self.seed_problems:
+            return False
+        self.seed_texts = {
+            name: self.seed_texts[name] if self.seed_digests.get(name) == digests[name] else SeedText(text)
+            for name, text in seeds.items()
+        }
+        self.seed_digests, self.seed_problems = digests, problems
+        return True
+
+    def changed_inputs(self) -> set[str]:
+        """Return the input files that changed, came or went since they were last read."""
+        now = scan_inputs(self.root)
+        return {path for path in set(now) | set(self.inputs) if now.get(path) != self.inputs.get(path)}
+
+    def refresh(self, paths: Iterable[str]) -> bool:
+        """Read the named files again (paths relative to the project); return whether any input changed."""
+        changed = relisted = False
+        for relative in sorted(set(paths)):
+            data = file_digest(self.root / relative) if (self.root / relative).is_file() else None
+            if data is None:
+                self.inputs.pop(relative, None)
+            else:
+                self.inputs[relative] = data
+            parts = relative.split("/")
+            if len(parts) < 2 or any(is_editor_artifact(part) for part in parts[1:]):
+                continue
+            if parts[0] == "templates":
+                changed = True
+                self.renderer = None  # it lists the template and static folders when made
+                if parts[1] == "static":
+                    self.extras_pending = True
+                else:
+                    self.pending = EVERYTHING
+            elif parts[0] == "seeds" and self.read_seeds():
+                changed = self.relink_all = True  # quotes are checked and found again everywhere
+                self.pending = EVERYTHING
+            elif parts[0] == "content":
+                stray = any(p.path == relative for p in self.listing)  # its "ignored" warning may go
+                if (self.root / relative).is_file() != (relative in self.entries) or stray:
+                    relisted = True
+                elif relative in self.entries and self.read_entry(relative):
+                    changed = True
+                    self.mark(key_of(relative))
+        return self.relist() or changed if relisted else changed
+
+    def relist(self) -> bool:
+        """List content/ again after files came or went; return whether anything changed."""
+        files, listing = content_files(self.root)
+        present = {file.relative_to(self.root).as_posix() for file in files}
+        changed = listing != self.listing
+        self.listing = listing
+        for relative in sorted(set(self.entries) - present):
+            del self.entries[relative]
+            self.mark(key_of(relative))
+            changed = True
+        for relative in sorted(present - set(self.entries)):
+            self.read_entry(relative)
+            self.mark(key_of(relative))
+            changed = True
+        return changed
+
+    def mark(self, key: Key) -> None:
+        """Note that a record changed since the last link and render."""
+        self.unlinked.add(key)
+        if self.pending is not EVERYTHING:
+            self.pending.add(key)
+
+    # Linking
+
+    def relink(self, keys: set[Key] | None) -> None:
+        """Validate, link and audit the site again (only the given records when that is enough)."""
+        entries = [self.entries[path] for path in sorted(self.entries)]
+        known = {e.document.path: (e.record, e.validation_problems) for e in entries if e.document is not None}
+        records, failed, validation = validate([e.document for e in entries if e.document is not None], known)
+        failed |= {key_of(path) for path, e in self.entries.items() if e.document is None}
+        failed |= {("seeds", p.path.rpartition("/")[2]) for p in self.seed_problems if p.severity == "error"}
+        if self.site is not None and keys is not None and can_relink(self.site, records, failed, self.failed, keys):
+            site, per_file = relink(self.site, records, failed, keys)
+            self.link_problems.update(per_file)
+        else:
+            site, found = link(records, self.seed_texts, failed)
+            by_file: dict[str, list[Problem]] = defaultdict(list)
+            for problem in found:
+                by_file[problem.path].append(problem)
+            self.link_problems = dict(by_file)
+        if self.base_url:
+            site.config = dataclasses.replace(site.config, base_url=self.base_url)
+        self.site, self.failed = site, failed
+        problems = self.listing + [p for e in entries for p in e.read_problems] + validation + self.seed_problems
+        self.problems = sorted(problems + [p for found in self.link_problems.values() for p in found])
+        self.audit_due = not any(p.severity == "error" for p in self.problems)
+        if not self.defer_audit:
+            self.audit()
+
+    def audit(self) -> list[Problem]:
+        """Add the editorial warnings to the problems, if the site has no errors; return the warnings."""
+        if not self.audit_due or self.site is None:
+            return []
+        warnings = audit(self.site)
+        self.problems = sorted(self.problems + warnings)
+        self.audit_due = False
+        return warnings
+
+    # Rendering
+
+    def plan(self) -> tuple[list[str], bool]:
+        """Decide which pages to render again, and whether the extras (data, static files) must be remade."""
+        assert self.site is not None
+        if self.renderer is None:
+            self.renderer = Renderer(self.site, self.root / "templates", portable=self.portable)
+            self.renderer.cache = self.body_cache
+        self.renderer.site = self.site
+        old, pending = self.rendered, self.pending
+        everything = pending is EVERYTHING or old is None
+        before = set(self.pages) or self.page_paths
+        if everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending):  # type: ignore[union-attr, arg-type]
+            self.pages = self.renderer.pages()  # titles, filters and the set of pages may differ
+        found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages)  # type: ignore[arg-type]
+        paths, extras = (set(self.pages), True) if found is EVERYTHING else found
+        paths |= set(self.pages) - before
+        return sorted(paths), extras or self.extras_pending or (self.portable and bool(paths))
+
+    def render(self, previous: Path | None = None) -> Outcome:
+        """Render what changed since the last render, in memory: return the new or changed files and
+        the removed ones. previous is where the other pages were written (for a portable build's
+        search fallback, which is made from every page)."""
+        outcome = Outcome(problems=self.problems)
+        if outcome.errors:
+            return outcome
+        paths, remake = self.plan()
+        files = {path: self.pages[path]() for path in paths}
+        outcome.rendered = len(files)
+        if remake:
+            files.update(self.make_extras(EveryPage(self.pages, files, previous)))
+        if self.body_cache is not None:
+            self.body_cache.flush(len(self.pages))
+        outcome.files = {path: data for path, data in files.items() if self.written.get(path) != digest(data)}
+        self.conclude(outcome, {path: digest(data) for path, data in outcome.files.items()})
+        return outcome
+
+    def render_into(self, folder: Path, previous: Path | None, workers: int = 1) -> Outcome:
+        """Render what changed since the last render into an empty staging folder, in parallel when
+        there is much to do, and carry every other file over from previous (where the last render
+        went). Without previous, render everything."""
+        outcome = Outcome(problems=self.problems)
+        if outcome.errors:
+            return outcome
+        if previous is None:
+            self.pending, self.written, self.extras_pending = EVERYTHING, {}, True
+        paths, remake = self.plan()
+        digests = render_pages(self, paths, folder, previous, workers)
+        outcome.rendered = len(paths)
+        carry_over(previous, folder, [path for path in self.pages if path not in digests]) if previous else None
+        if remake:
+            digests.update((path, self.emit(folder, previous, path, data)) for path, data in self.make_extras(EveryPage(self.pages, {}, folder)).items())
+        else:
+            carry_over(previous, folder, self.extra_paths) if previous else None
+        self.conclude(outcome, digests)
+        return outcome
+
+    def emit(self, folder: Path, previous: Path | None, path: str, data: bytes) -> bytes:
+        """Put one output file into a staging folder: a link to the previous one if unchanged; return its digest."""
+        data_digest = digest(data)
+        if previous is not None and self.written.get(path) == data_digest:
+            carry_over(previous, folder, [path])
+        else:
+            write_into(folder, {path: data})
+        return data_digest
+
+    def make_extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
+        """Remake the data exports, search fallback and static files."""
+        assert self.renderer is not None
+        extras = self.renderer.extras(pages)
+        self.extra_paths = set(extras)
+        return extras
+
+    def conclude(self, outcome: Outcome, digests: dict[str, bytes]) -> None:
+        """Remember what was made, and which outputs no longer exist."""
+        outputs = set(self.pages) | self.extra_paths
+        outcome.removed = set(self.written) - outputs
+        for path in outcome.removed:
+            del self.written[path]
+        self.written.update(digests)
+        self.page_paths = set(self.pages)
+        self.rendered, self.pending, self.extras_pending = self.site, set(), False
+
+    def update(self, paths: Iterable[str], previous: Path | None = None) -> Outcome:
+        """Take in edits to the named files: read, link and render what they change."""
+        started = time.perf_counter()
+        if not self.refresh(paths):
+            return Outcome(problems=self.problems, seconds=time.perf_counter() - started)
+        self.link(None if self.relink_all else self.unlinked)
+        outcome = self.render(previous)
+        outcome.changed = True
+        outcome.seconds = time.perf_counter() - started
+        return outcome
+
+    def published_intact(self, out: Path) -> bool:
+        """Tell whether out still holds exactly the files the last build published there."""
+        if self.published is None or self.published[0] != str(out.resolve()):
+            return False
+        for path, expected in self.published[1].items():
+            try:
+                stat = (out / path).stat()
+            except OSError:
+                return False
+            if (stat.st_size, stat.st_mtime_ns) != expected:
+                return False
+        return set(self.published[1]) == set(self.written)
+
+    def up_to_date(self) -> bool:
+        """Tell whether nothing changed since the last render."""
+        return self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
+
+    def __getstate__(self) -> dict:
+        """Keep everything but the renderer and its page functions, which are made again on demand."""
+        return {**self.__dict__, "renderer": None, "pages": {}}
+
+
+_JOB: tuple[Session, Path, Path | None] | None = None  # what forked workers render: set just before forking
+PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
+
+
+def render_chunk(paths: list[str]) -> dict[str, bytes]:
+    """Render some pages of the session being built (in a worker process); return their digests."""
+    assert _JOB is not None
+    session, folder, previous = _JOB
+    digests = {path: session.emit(folder, previous, path, session.pages[path]()) for path in paths}
+    if session.body_cache is not None:
+        session.body_cache.flush()
+    return digests
+
+
+def render_pages(session: Session, paths: list[str], folder: Path, previous: Path | None, workers: int) -> dict[str, bytes]:
+    """Render pages into a staging folder, with a pool of forked workers when there are many."""
+    global _JOB
+    if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork"):
+        digests = {path: session.emit(folder, previous, path, session.pages[path]()) for path in paths}
+        if session.body_cache is not None:
+            session.body_cache.flush(len(session.pages))
+        return digests
+    if session.body_cache is not None:
+        session.body_cache.close()  # each worker opens its own connection
+    big_first = sorted(paths, key=lambda path: (path.count("/") > 2 and not path.startswith(("timeline/", "sources/")), path))
+    chunks = [big_first[start: start + 16] for start in range(0, len(big_first), 16)]
+    _JOB = (session, folder, previous)
+    gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
+    digests: dict[str, bytes] = {}
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap_unordered(render_chunk, chunks):
+                digests.update(part)
+    finally:
+        gc.unfreeze()
+        _JOB = None
+    return digests
+
+
+def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str | None = None, use_cache: bool = True) -> tuple[Session, Path | None]:
+    """Return a session for building root into out, brought up to date, and the folder holding its
+    last output (None when everything must be rendered): restored from the cache when the last build
+    used the same code and options, else loaded afresh."""
+    state = cache.state_file(root, (portable, base_url))
+    session = cache.load(state) if use_cache else None
+    previous: Path | None = None
+    if isinstance(session, Session) and session.site is not None:
+        session.root = root
+        changed = session.changed_inputs()
+        if changed and session.refresh(changed):
+            session.link(None if session.relink_all else session.unlinked)
+        previous = out if session.published_intact(out) else None
+    else:
+        session = Session(root, portable=portable, base_url=base_url)
+        session.load()
+    session.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
+    return session, previous
+
+
+def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
+    """Note what the build published, and keep the session for the next build."""
+    files = {}
+    for path in session.written:
+        stat = (out / path).stat()
+        files[path] = (stat.st_size, stat.st_mtime_ns)
+    session.published = (str(out.resolve()), files)
+    if session.body_cache is not None:
+        session.body_cache.close()
+    if use_cache:
+        cache.save(cache.state_file(session.root, (session.portable, session.base_url)), session)

@@ -1,0 +1,220 @@
+"""The built site in a real browser: search, timeline filters with and without JavaScript, the portable
+build from file://, axe-core on every page type, and the Nu Html Checker over the whole real site.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import PROJECT
+from dossier.pipeline import build, load
+
+VNU = PROJECT / "node_modules/vnu-jar/build/dist/vnu.jar"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # keep test output clean
+        pass
+
+
+@pytest.fixture(scope="session")
+def served(real_site: Path):
+    """Serve the real site over HTTP under a subpath (/site/) for the session; yield its address."""
+    handler = functools.partial(QuietHandler, directory=str(real_site.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/{real_site.name}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def portable_site(tmp_path_factory) -> Path:
+    """Build the real documentary once in portable mode."""
+    out = tmp_path_factory.mktemp("portable") / "site"
+    build(PROJECT, out, portable=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def documentary():
+    """The real documentary, linked."""
+    site, _ = load(PROJECT)
+    return site
+
+
+def visible_events(page) -> list[str]:
+    """Return the ids of the timeline items shown, sorted."""
+    return sorted(page.eval_on_selector_all(".timeline > li", "items => items.filter(i => i.offsetParent !== null).map(i => i.id)"))
+
+
+def lede_phrase(site_folder: Path, person: str) -> str:
+    """Return six words from the middle of a person's summary, as a reader might remember them."""
+    html = (site_folder / "people" / person / "index.html").read_text(encoding="utf-8")
+    words = re.sub(r"<[^>]+>", "", re.search(r'<p class="lede">(.*?)</p>', html, re.S).group(1)).split()
+    return " ".join(re.sub(r"[^\w'-]", "", w) for w in words[3:9])
+
+
+def test_search_finds_a_person_by_a_phrase_from_their_page(page, served, real_site):
+    phrase = lede_phrase(real_site, "jesus-parra")
+    page.goto(served + "events/aid-convoy-blocked/")
+    page.fill("#site-search-query", phrase)
+    page.press("#site-search-query", "Enter")
+    page.wait_for_url(re.compile(r"/search/\?q="))
+    page.wait_for_function("q => document.getElementById('search-status').textContent.includes(q) && !document.getElementById('search-status').textContent.startsWith('Searching')", arg=phrase)
+    found = page.locator("#search-results li:has(a[href$='/people/jesus-parra/'])")
+    assert found.locator(".result-type").text_content() == "Person"
+    assert found.locator(".excerpt mark").count() > 0
+    found.locator("a").click()
+    page.wait_for_url(served + "people/jesus-parra/")
+    assert page.console_errors == []
+
+
+def test_search_results_show_each_page_type(page, served):
+    page.goto(served + "search/?q=Torres")
+    page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
+    types = set(page.locator("#search-results .result-type").all_text_contents())
+    assert {"Person", "Event", "Source"} <= types
+
+
+def test_timeline_filters_narrow_the_list_without_javascript(browser, served, documentary):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(served + "timeline/")
+    assert len(visible_events(page)) == len(documentary.timeline)
+    page.click(".filters summary:has-text('People')")
+    page.click(".filters a[data-filter='people:jorge-torres']")
+    page.wait_for_url(served + "timeline/people/jorge-torres/")
+    assert visible_events(page) == sorted(documentary.events_of[("people", "jorge-torres")])
+    assert page.inner_text("h1") == "Timeline: events involving Jorge Torres"
+    page.click("#filter-reset")
+    page.wait_for_url(served + "timeline/")
+    assert len(visible_events(page)) == len(documentary.timeline)
+    context.close()
+
+
+def test_timeline_filters_narrow_the_list_in_place_with_javascript(page, served, documentary):
+    page.goto(served + "timeline/")
+    page.evaluate("window.notReloaded = true")
+    page.click(".filters summary:has-text('Tags')")
+    page.click(".filters a[data-filter='tags:defection']")
+    page.wait_for_url(served + "timeline/tags/defection/")
+    expected = sorted(eid for eid in documentary.timeline if "defection" in documentary.records["events"][eid].tags)
+    assert page.evaluate("window.notReloaded") is True
+    assert visible_events(page) == expected
+    assert page.inner_text("h1") == "Timeline: events tagged defection"
+    assert page.title().startswith("Timeline: events tagged defection · ")
+    assert page.inner_text("#filter-count") == f"Showing {len(expected)} of {len(documentary.timeline)} events, tagged defection."
+    assert page.locator(".axis .mark:not(.dim)").count() == len(expected)
+    page.go_back()
+    page.wait_for_url(served + "timeline/")
+    assert len(visible_events(page)) == len(documentary.timeline)
+    page.go_forward()
+    page.wait_for_url(served + "timeline/tags/defection/")
+    assert visible_events(page) == expected
+    page.click(f"#{expected[0]} .what a")  # links written for timeline/ still work at the filter's address
+    page.wait_for_url(served + f"events/{expected[0]}/")
+    assert page.console_errors == []
+
+
+def test_a_citation_marker_previews_its_passage_on_focus_without_script(browser, served):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(served + "people/jorge-torres/")
+    marker = page.locator("sup.citation").first
+    preview = marker.locator(".preview")
+    assert not preview.is_visible()
+    page.focus("sup.citation >> nth=0 >> a")
+    assert preview.is_visible()
+    description = page.evaluate("id => document.getElementById(id).textContent", marker.locator("a").get_attribute("aria-describedby"))
+    assert description == preview.text_content() and " — " in description  # the passage, then its outlet
+    context.close()
+
+
+def test_the_portable_build_navigates_from_file(page, portable_site, documentary):
+    for html in portable_site.rglob("*.html"):
+        for href in re.findall(r'<a [^>]*href="([^"]*)"', html.read_text(encoding="utf-8")):
+            if not href.startswith(("http:", "https:", "#")):
+                path = href.split("#")[0]
+                assert path and not path.endswith("/") and "." in path.rsplit("/", 1)[-1], f"{html}: {href}"
+    page.goto((portable_site / "index.html").as_uri())
+    page.click("nav[aria-label=Main] >> text=People")
+    page.wait_for_url(re.compile(r"/people/index\.html$"))
+    page.click("main >> text=Jorge Torres")
+    page.wait_for_url(re.compile(r"/people/jorge-torres/index\.html$"))
+    assert page.evaluate("getComputedStyle(document.querySelector('.infobox')).float") == "right"  # the stylesheet loaded
+    page.click("main >> text=on the full timeline")
+    page.wait_for_url(re.compile(r"/timeline/people/jorge-torres/index\.html$"))
+    assert visible_events(page) == sorted(documentary.events_of[("people", "jorge-torres")])
+    page.click("#filter-reset")
+    page.wait_for_url(re.compile(r"/timeline/index\.html$"))
+    page.click(".filters summary:has-text('Places')")
+    page.click(".filters a[data-filter='places:cucuta']")  # in place where the browser allows it, else by loading the page
+    page.wait_for_url(re.compile(r"/timeline/places/cucuta/index\.html$"))
+    assert visible_events(page) == sorted(documentary.events_of[("places", "cucuta")])
+
+
+def test_search_works_from_disk_in_the_portable_build(page, portable_site):
+    phrase = lede_phrase(portable_site, "jesus-parra")
+    page.goto((portable_site / "people/jorge-torres/index.html").as_uri())
+    page.fill("#site-search-query", phrase)
+    page.press("#site-search-query", "Enter")
+    page.wait_for_url(re.compile(r"/search/index\.html\?q="))
+    page.wait_for_function("q => document.getElementById('search-status').textContent.includes(q + '”.')", arg=phrase)
+    found = page.locator("#search-results li:has(a[href$='/people/jesus-parra/index.html'])")
+    assert found.locator(".result-type").text_content() == "Person"
+    found.locator("a").click()
+    page.wait_for_url(re.compile(r"/people/jesus-parra/index\.html$"))
+
+
+PAGE_TYPES = {
+    "home": "", "person": "people/jorge-torres/", "anonymous person": "people/female-soldier/", "event": "events/defector-count-april/",
+    "place": "places/cucuta/", "group": "groups/venezuelan-national-guard/", "source": "sources/ap-desertion/",
+    "derivative source": "sources/ap-desertion-translation/", "page": "about/", "people index": "people/", "events index": "events/",
+    "sources index": "sources/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
+    "not found": "404.html",
+}
+
+
+# Every page type in the light scheme; the dark scheme shares its rules, so a sample covers its colours.
+AXE_CASES = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in ("person", "derivative source", "timeline filter", "search")]
+
+
+@pytest.mark.parametrize("kind, scheme", AXE_CASES)
+def test_every_page_type_passes_axe_and_starts_with_the_skip_link(browser, served, kind, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    page.goto(served + PAGE_TYPES[kind])
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    if kind == "search":
+        page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
+    if kind == "person":
+        page.focus("sup.citation >> nth=0 >> a")  # with a citation preview open
+    violations = Axe().run(page).response["violations"]
+    serious = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    context.close()
+
+
+def test_the_nu_html_checker_finds_no_error_on_the_real_site(real_site):
+    java = shutil.which("java")
+    if not java or not VNU.is_file():
+        message = "the Nu Html Checker needs Java and `npm install --no-save vnu-jar@26` (run .ci/run)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    command = [java, "-Xss4m", "-XX:TieredStopAtLevel=1", "-jar", str(VNU), "--errors-only", "--skip-non-html", str(real_site)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert (result.returncode, result.stdout + result.stderr) == (0, "")

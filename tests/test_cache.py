@@ -1,0 +1,89 @@
+"""The build cache: a warm build writes exactly what a cold one writes, and only what changed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from conftest import copy_project
+
+from dossier import markup
+from dossier.pipeline import build
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Return every file of a folder by relative path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def edit(root: Path, path: str, old: str, new: str) -> None:
+    file = root / path
+    text = file.read_text(encoding="utf-8")
+    assert old in text
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_warm_builds_equal_cold_builds_byte_for_byte(tmp_path):
+    root = copy_project(tmp_path / "project")
+    build(root, tmp_path / "warm")
+    assert (root / ".dossier-cache").is_dir()
+    edits = [
+        ("content/people/jorge-torres.md", "Torres is a sergeant", "Torres is a National Guard sergeant"),
+        ("templates/404.html", "<h1>", '<h1 class="lost">'),
+    ]
+    for number, (path, old, new) in enumerate(edits):
+        edit(root, path, old, new)
+        build(root, tmp_path / "warm")
+        build(root, tmp_path / f"cold{number}", use_cache=False)
+        assert tree(tmp_path / "warm") == tree(tmp_path / f"cold{number}"), path
+
+
+def test_a_build_with_nothing_to_do_leaves_the_site_alone(make_site):
+    root = make_site()
+    build(root, root / "site")
+    before = {p: p.stat().st_mtime_ns for p in (root / "site").rglob("*")}
+    report = build(root, root / "site")
+    assert {p: p.stat().st_mtime_ns for p in (root / "site").rglob("*")} == before
+    assert report.files == len([p for p in before if p.is_file() and "pagefind" not in p.parts]) - 1  # less the marker
+
+
+def test_unchanged_files_are_carried_over_not_written_again(make_site):
+    root = make_site()
+    build(root, root / "site")
+    inode = {p: (root / "site" / p).stat().st_ino for p in ["people/jorge-torres/index.html", "events/aid-convoy/index.html", "static/style.css"]}
+    edit(root, "content/people/jorge-torres.md", "Torres drove a truck.", "Torres drove a small truck.")
+    build(root, root / "site")
+    assert (root / "site/people/jorge-torres/index.html").stat().st_ino != inode["people/jorge-torres/index.html"]
+    assert "a small truck" in (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
+    for path in ["events/aid-convoy/index.html", "static/style.css"]:
+        assert (root / "site" / path).stat().st_ino == inode[path], path
+
+
+def test_a_template_edit_reuses_every_rendered_body(make_site, monkeypatch):
+    root = make_site({"templates/404.html": (Path(__file__).parent.parent / "templates/404.html").read_text(encoding="utf-8")})
+    build(root, root / "site", workers=1)
+    rendered = []
+    original = markup.BodyRenderer.render
+    monkeypatch.setattr(markup.BodyRenderer, "render", lambda self, body, resolver: rendered.append(body) or original(self, body, resolver))
+    edit(root, "templates/404.html", "<h1>", '<h1 class="lost">')
+    build(root, root / "site", workers=1)
+    assert [body for body in rendered if body] == []  # every page was rendered again, every body came from the cache
+    edit(root, "content/places/cucuta.md", "A city.", "A border city.")
+    build(root, root / "site", workers=1)
+    assert [body for body in rendered if body] == ['A border city.[@ap "across the bridge"]\n']
+
+
+def test_the_cache_is_safe_to_delete_or_damage(make_site):
+    root = make_site()
+    build(root, root / "site")
+    expected = tree(root / "site")
+    for damage in ("delete", "garble"):
+        for file in (root / ".dossier-cache").iterdir():
+            if damage == "delete":
+                file.unlink()
+            else:
+                file.write_bytes(os.urandom(64))
+        edit(root, "content/places/cucuta.md", "A city.", "A city!")
+        edit(root, "content/places/cucuta.md", "A city!", "A city.")
+        build(root, root / "site")
+        assert tree(root / "site") == expected, damage

@@ -1,0 +1,106 @@
+"""The dependency graph: which pages an edit to a person, an event, a source or a template re-renders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dossier import graph
+from dossier.pipeline import load
+from dossier.render import Renderer
+from dossier.session import Session, key_of
+
+PERSON = "content/people/jorge-torres.md"
+EVENT = "content/events/aid-convoy.md"
+SOURCE = "content/sources/ap.yaml"
+TIMELINE = {"timeline/index.html", "timeline/people/jorge-torres/index.html", "timeline/places/cucuta/index.html"}
+
+
+def affected(root: Path, path: str, old: str, new: str) -> tuple[set[str], bool] | None:
+    """Edit one file of a project and return what the graph says must be rendered again."""
+    before, _ = load(root)
+    file = root / path
+    file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    after, problems = load(root)
+    assert [p for p in problems if p.severity == "error"] == []
+    return graph.affected(before, after, {key_of(path)}, Renderer(after, root / "templates").pages())
+
+
+def test_editing_a_persons_prose_renders_only_their_page(make_site):
+    root = make_site()
+    assert affected(root, PERSON, "Torres drove a truck.", "Torres drove a white truck.") == ({"people/jorge-torres/index.html"}, False)
+
+
+def test_a_new_link_renders_the_page_it_points_to_which_lists_who_mentions_it(make_site):
+    root = make_site()
+    assert affected(root, PERSON, "See [[aid-convoy]].", "See [[aid-convoy]] in [[cucuta]].") == (
+        {"people/jorge-torres/index.html", "places/cucuta/index.html"}, False)
+
+
+def test_a_new_citation_renders_the_source_page_that_highlights_it(make_site):
+    root = make_site()
+    assert affected(root, PERSON, "See [[aid-convoy]].", 'See [[aid-convoy]].[@ap "We\'re going to change history"]') == (
+        {"people/jorge-torres/index.html", "sources/ap/index.html"}, True)
+
+
+def test_renaming_a_person_renders_every_page_that_shows_the_name(make_site):
+    root = make_site()
+    assert affected(root, PERSON, "name: Jorge Torres", "name: Jorge Torres Ruiz") == ({
+        "people/jorge-torres/index.html",
+        "events/aid-convoy/index.html",  # lists the people at the event, and "mentioned on"
+        "places/cucuta/index.html",  # lists the people of the place
+        "sources/ap/index.html",  # "cited by"
+        "people/index.html",
+        "index.html",
+        *TIMELINE,  # names the people of each event and the filters
+    }, True)
+
+
+def test_a_persons_summary_shows_on_lists_but_not_on_the_timeline(make_site):
+    root = make_site()
+    pages, exports = affected(root, PERSON, "summary: A sergeant.", "summary: A driver.")
+    assert not pages & TIMELINE and {"people/index.html", "places/cucuta/index.html"} <= pages and exports
+
+
+def test_an_events_date_renders_its_people_places_indexes_and_the_timeline(make_site):
+    root = make_site()
+    assert affected(root, EVENT, "date: 2019-02-23", "date: 2019-02-24") == ({
+        "events/aid-convoy/index.html",
+        "people/jorge-torres/index.html",  # the person's timeline, and the body link's "mentioned on"
+        "places/cucuta/index.html",  # events here
+        "sources/ap/index.html",  # "cited by"
+        "events/index.html",
+        "index.html",
+        *TIMELINE,
+    }, True)
+
+
+def test_a_sources_title_renders_every_page_that_cites_it(make_site):
+    root = make_site()
+    assert affected(root, SOURCE, "title: AP story", "title: The AP story") == ({
+        "sources/ap/index.html",
+        "people/jorge-torres/index.html", "events/aid-convoy/index.html", "places/cucuta/index.html",  # references
+        "sources/index.html",
+        "index.html",
+        *TIMELINE,  # each event lists its sources
+    }, True)
+
+
+def test_the_site_settings_render_everything(make_site):
+    root = make_site()
+    assert affected(root, "content/site.yaml", "title: Test dossier", "title: Another") is graph.EVERYTHING
+
+
+def test_a_template_edit_renders_every_page_and_a_stylesheet_edit_only_the_assets(make_site):
+    root = make_site()
+    (root / "templates").mkdir()
+    (root / "templates/404.html").write_text((Path(__file__).parent.parent / "templates/404.html").read_text(encoding="utf-8"), encoding="utf-8")
+    session = Session(root)
+    session.load()
+    pages = session.render().rendered
+    (root / "templates/404.html").write_text((root / "templates/404.html").read_text(encoding="utf-8").replace("<h1>", "<h1 class=\"gone\">"), encoding="utf-8")
+    outcome = session.update(["templates/404.html"])
+    assert outcome.rendered == pages == len(session.pages) and set(outcome.files) == {"404.html"}
+    (root / "templates/static").mkdir()
+    (root / "templates/static/extra.css").write_text("p { color: red }", encoding="utf-8")
+    outcome = session.update(["templates/static/extra.css"])
+    assert outcome.rendered == 0 and set(outcome.files) == {"static/extra.css"}

@@ -1,0 +1,160 @@
+"""Every bad input caught: each broken case leaves a built site untouched, problems come all at
+once on single lines with no traceback, links out of the project are refused, builds are
+byte-for-byte deterministic."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import PROJECT, write_site
+from test_cli import ERROR_CASES
+
+from dossier.cli import main
+from dossier.pipeline import build
+from dossier.read import load_yaml
+
+PROBLEM_LINE = re.compile(r"^[^\s:][^:]*(:\d+(:\d+)?)?: (error|warning): \S.*$")
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float):
+    """Fail, instead of hanging, when the block takes longer than this."""
+    def expire(signum, frame):
+        raise TimeoutError(f"took more than {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(scope="module")
+def built_base(tmp_path_factory) -> Path:
+    """A good build of the base test site, copied into each case (building costs half a second)."""
+    root = write_site(tmp_path_factory.mktemp("base"), {})
+    build(root, root / "site")
+    return root / "site"
+
+
+@pytest.mark.parametrize("case", sorted(ERROR_CASES))
+def test_each_bad_input_leaves_the_previous_site_untouched(make_site, capsys, built_base, case):
+    files, expected = ERROR_CASES[case]
+    root = make_site()
+    shutil.copytree(built_base, root / "site")
+    before = snapshot(root / "site")
+    write_site(root, files, base=False)
+    with time_limit(20):  # "billion laughs" and friends would hang here, not fail, without their checks
+        code = main(["build", "--source", str(root)])
+    err = capsys.readouterr().err
+    assert code == 1 and [line for line in err.splitlines() if ": error: " in line] == expected
+    assert snapshot(root / "site") == before
+    assert sorted(p.name for p in root.glob(".site.*")) == []
+
+
+MANY_PROBLEMS = {
+    "content/people/jorge-torres.md": "---\nname: Jorge Torres\nsumary: A sergeant.\nplaces: [cucta]\n---\nSee [[nobody]].[@ap \"not in the text\"]\n",
+    "content/events/aid-convoy.md": "---\ntitle: Aid convoy\ndate: 2019-02-30\nsummary: S.\n---\n",
+    "content/places/cucuta.md": "---\nname: Cúcuta\nsummary: [unclosed\n---\n",
+    "content/groups/guard.md": "---\nname: G\nsummary: S.\naliases: &a [*a]\n---\n",
+    "content/sources/ap-copy.yaml": "title: Copy\noutlet: X\nlanguage: en\nseed: missing.txt\nderived_from: ap-copy\n",
+    "content/sources/ap.yml": "title: Twin\noutlet: X\nlanguage: en\nseed: ap.txt\n",
+    "content/pages/about.md": b"---\ntitle: About \xff\n---\n",
+    "seeds/broken.txt": b"\xfe\xff\x00b\x00r\x00o\x00k\x00e\x00n",
+}
+MANY_EXPECTED = [
+    "content/events/aid-convoy.md:3: error: 'date': '2019-02-30' is not a real day: February 2019 has 28 days",
+    "content/groups/guard.md:4: error: YAML aliases (*name) are not supported; write the value out in full",
+    "content/pages/about.md:2: error: not UTF-8 text (byte 0xff at offset 17); save the file as UTF-8",
+    "content/people/jorge-torres.md:1: error: a person needs 'summary' (one plain sentence)",
+    "content/people/jorge-torres.md:3: error: unknown field 'sumary' in a person (did you mean 'summary'?)",
+    "content/places/cucuta.md:4:1: error: invalid YAML: did not find expected ',' or ']'",
+    "content/sources/ap-copy.yaml:4: error: seed file 'seeds/missing.txt' does not exist",
+    "content/sources/ap-copy.yaml:5: error: derived_from forms a cycle: ap-copy → ap-copy",
+    "content/sources/ap.yml:1: error: id 'ap' is already used by content/sources/ap.yaml",
+    "seeds/broken.txt:1: error: not UTF-8 text (byte 0xfe at offset 0); save the file as UTF-8",
+]
+
+
+def test_every_problem_of_every_file_comes_in_one_run_sorted_one_per_line(make_site, capsys):
+    root = make_site(MANY_PROBLEMS)
+    assert main(["build", "--source", str(root)]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert [line for line in lines if ": error: " in line] == MANY_EXPECTED
+    assert lines[-1].startswith(f"{len(MANY_EXPECTED)} errors, ")
+    assert all(PROBLEM_LINE.match(line) for line in lines[:-1]), lines
+
+
+def test_the_command_line_reports_without_a_traceback(make_site):
+    root = make_site({**MANY_PROBLEMS, "content/places/cucuta.md": "---\nname: C\x1b[2J\nsummary: [a\n---\n"})
+    result = subprocess.run([sys.executable, str(PROJECT / "build.py"), "build", "--source", str(root)], capture_output=True, text=True)
+    assert result.returncode == 1 and result.stdout == ""
+    assert "Traceback" not in result.stderr and "\x1b" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert all(PROBLEM_LINE.match(line) for line in lines[:-1]) and re.fullmatch(r"\d+ errors, \d+ warnings?", lines[-1])
+    assert not (root / "site").exists()
+
+
+@pytest.mark.parametrize("where", ["content/people/leak.md", "seeds/ap.txt", "content/sources/ap.yaml"])
+def test_a_link_to_a_file_outside_the_project_is_refused(make_site, capsys, tmp_path, where):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("---\nname: Secret\nsummary: key material\n---\nSgt. Jorge Torres drove an armoured truck across the bridge.\n", encoding="utf-8")
+    root = make_site({where: None})
+    (root / where).parent.mkdir(parents=True, exist_ok=True)
+    (root / where).symlink_to(secret)
+    assert main(["build", "--source", str(root)]) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if ": error: " in line]
+    assert errors == [f"{where}: error: links to {secret}, outside the project; copy the file in instead"]
+    assert not (root / "site").exists()
+
+
+def test_links_inside_the_project_are_followed(make_site, capsys):
+    root = make_site()
+    (root / "archive").mkdir()
+    shutil.move(root / "seeds/ap.txt", root / "archive/ap.txt")
+    (root / "seeds/ap.txt").symlink_to(root / "archive/ap.txt")
+    assert main(["build", "--source", str(root)]) == 0, capsys.readouterr().err
+
+
+def test_yaml_1_1_number_traps_stay_text():
+    value, _, problems = load_yaml("a: 0x_\nb: 12:30\nc: 0755\nd: 0b_\ne: 190:20:30.15\nf: 27\ng: -2.5\n", "x.yaml")
+    assert problems == [] and value == {"a": "0x_", "b": "12:30", "c": "0755", "d": "0b_", "e": "190:20:30.15", "f": 27, "g": -2.5}
+
+
+def test_byte_order_marks_and_windows_line_endings_build_everywhere(make_site, capsys):
+    root = make_site({
+        "content/sources/ap.yaml": "\ufefftitle: AP story\r\noutlet: The Associated Press\r\nlanguage: en\r\nseed: ap.txt\r\n".encode("utf-8"),
+        "seeds/ap.txt": "\ufeffSgt. Jorge Torres drove an armoured truck\r\nacross the bridge.\r\n“We’re going to change history,” Torres said.\r\n".encode("utf-8"),
+        "content/site.yaml": "\ufefftitle: Test dossier\r\nlanguage: en\r\n".encode("utf-8"),
+    })
+    assert main(["check", "--source", str(root)]) == 0, capsys.readouterr().err
+
+
+def test_the_real_project_builds_byte_for_byte_the_same_twice(tmp_path):
+    """Two builds in fresh processes, with different hash seeds and output folders, match exactly."""
+    builds = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"site-{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        builds.append((out, subprocess.Popen([sys.executable, str(PROJECT / "build.py"), "build", "--source", str(PROJECT), "--out", str(out)],
+                                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
+    for out, process in builds:
+        assert process.wait() == 0, process.stderr.read()
+    first, second = (snapshot(out) for out, _ in builds)
+    assert len(first) > 100
+    assert sorted(first) == sorted(second)
+    assert [path for path in first if first[path] != second[path]] == []

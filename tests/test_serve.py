@@ -1,0 +1,226 @@
+"""The live preview: it serves only its own folder, rebuilds on save, shows errors and recovers."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import queue
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from conftest import PROJECT, chromium_or_skip
+
+from dossier.cli import main
+from dossier.serve import error_page, looks_like_page, resolve
+from dossier.problems import Problem
+
+PERSON = "content/people/jorge-torres.md"
+
+
+def unused_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Running:
+    """A `serve` process: its address, its preview folder and the lines it prints."""
+
+    def __init__(self, process: subprocess.Popen, port: int):
+        self.process, self.port = process, port
+        self.url = f"http://127.0.0.1:{port}/"
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self.pump, daemon=True).start()
+        line = self.wait_for(r"^serving ", 60)
+        self.folder = Path(re.search(r"preview built in (.*?);", line).group(1))
+
+    def pump(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str, timeout: float = 10) -> str:
+        """Return the next printed line matching pattern."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.05)
+            except queue.Empty:
+                assert self.process.poll() is None, "serve exited:\n" + "\n".join(self.seen)
+                continue
+            self.seen.append(line)
+            if re.search(pattern, line):
+                return line
+        raise AssertionError(f"no line matching {pattern!r} in:\n" + "\n".join(self.seen))
+
+    def printed_since(self, seconds: float) -> list[str]:
+        """Collect what the server prints for a while."""
+        deadline, found = time.monotonic() + seconds, []
+        while time.monotonic() < deadline:
+            try:
+                found.append(self.lines.get(timeout=0.05))
+            except queue.Empty:
+                pass
+        self.seen += found
+        return found
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        """Send a raw GET (no normalisation of the path by the client)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        connection.putrequest("GET", path, skip_accept_encoding=True)
+        connection.endheaders()
+        response = connection.getresponse()
+        return response.status, response.read()
+
+
+@contextmanager
+def serving(root: Path) -> Iterator[Running]:
+    """Run `build.py serve` on a project until the block ends, then stop it as Ctrl+C would."""
+    port = unused_port()
+    command = [sys.executable, str(PROJECT / "build.py"), "serve", "--source", str(root), "--port", str(port)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        running = Running(process, port)
+        yield running
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    assert not running.folder.exists(), "the preview folder was left behind"
+
+
+def edit(root: Path, path: str, old: str, new: str) -> None:
+    """Save a file the way editors do: write a temporary file, then rename it over the original."""
+    target = root / path
+    text = target.read_text(encoding="utf-8")
+    assert old in text
+    temporary = target.with_name(f".{target.name}.tmp")
+    temporary.write_text(text.replace(old, new, 1), encoding="utf-8")
+    os.replace(temporary, target)
+
+
+def test_only_files_inside_the_preview_folder_are_served(tmp_path):
+    folder, outside = tmp_path / "preview", tmp_path / "secret.txt"
+    (folder / "people").mkdir(parents=True)
+    (folder / "index.html").write_text("home", encoding="utf-8")
+    (folder / "people/index.html").write_text("people", encoding="utf-8")
+    outside.write_text("secret", encoding="utf-8")
+    (folder / "leak.txt").symlink_to(outside)
+    (folder / "leaks").symlink_to(tmp_path)
+    assert resolve(folder, "") == (folder / "index.html").resolve()
+    assert resolve(folder, "people/") == (folder / "people/index.html").resolve()
+    for path in ["../secret.txt", "people/../../secret.txt", "/etc/passwd", str(outside), "leak.txt", "leaks/secret.txt", "nope.html", "a\0b", "..\\secret.txt"]:
+        assert resolve(folder, path) is None, path
+
+
+def test_pages_are_told_from_assets():
+    assert [looks_like_page(p) for p in ["", "people/", "about", "404.html", "static/style.css", "data/site.json"]] == [True, True, True, True, False, False]
+
+
+def test_the_error_page_lists_every_problem_escaped():
+    page = error_page([Problem("content/people/a.md", 3, 0, "error", "unknown link '[[<b>]]'"), Problem("content/people/b.md", 1, 0, "error", "x")])
+    assert "<title>Build failed: 2 errors</title>" in page
+    assert "<li><code>content/people/a.md:3: error: unknown link &#x27;[[&lt;b&gt;]]&#x27;</code></li>" in page
+
+
+def test_a_taken_port_is_refused_with_another_suggested(make_site, capsys):
+    root = make_site()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--source", str(root), "--port", str(port)]) == 2
+    error = capsys.readouterr().err
+    assert re.fullmatch(rf"dossier: error: port {port} on 127\.0\.0\.1 is already in use; try --port \d+\n", error)
+
+
+def test_serving_beyond_this_machine_warns(make_site, capsys):
+    root = make_site()
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--source", str(root), "--host", "0.0.0.0", "--port", str(port)]) == 2
+    assert capsys.readouterr().err.startswith("dossier: warning: serving on 0.0.0.0: other machines on the network can see the preview\n")
+
+
+def test_the_server_never_serves_outside_its_folder_and_survives_a_burst_of_saves(make_site, tmp_path):
+    root = make_site()
+    (tmp_path / "secret.txt").write_text("TOP SECRET", encoding="utf-8")
+    with serving(root) as server:
+        (server.folder / "static/leak.txt").symlink_to(tmp_path / "secret.txt")
+        for path in ["/../../secret.txt", "/%2e%2e/%2e%2e/secret.txt", "/%2E%2E%2F%2E%2E%2Fsecret.txt", "/static/..%2f..%2fsecret.txt",
+                     f"/{tmp_path}/secret.txt", f"//{tmp_path}/secret.txt", "/static/leak.txt", "/etc/passwd"]:
+            status, body = server.get(path)
+            assert status == 404 and b"TOP SECRET" not in body and b"root:" not in body, path
+        assert server.get("/people/jorge-torres/")[0] == 200
+        # A burst: an editor's swap file, a temporary file renamed over the original, a backup, a stray.
+        folder = root / "content/people"
+        (folder / ".jorge-torres.md.swp").write_text("swap", encoding="utf-8")
+        (folder / "4913").write_text("", encoding="utf-8")
+        (folder / "4913").unlink()
+        edit(root, PERSON, "Torres drove a truck.", "Torres drove a burst truck.")
+        (folder / "jorge-torres.md~").write_text("backup", encoding="utf-8")
+        (folder / ".jorge-torres.md.swp").unlink()
+        rebuilds = [line for line in server.printed_since(1.0) if "rendered" in line]
+        assert len(rebuilds) == 1, rebuilds
+        assert b"a burst truck" in server.get("/people/jorge-torres/")[1]
+
+
+def test_a_content_error_shows_on_every_page_until_it_is_fixed(make_site):
+    root = make_site()
+    with serving(root) as server:
+        edit(root, PERSON, "See [[aid-convoy]].", "See [[aid-convoi]].")
+        server.wait_for(r"error: unknown link")
+        for path in ["/", "/people/jorge-torres/", "/no/such/page/", "/about"]:
+            status, body = server.get(path)
+            assert status == 500 and b"content/people/jorge-torres.md:7: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
+        assert server.get("/static/style.css")[0] == 200
+        edit(root, PERSON, "See [[aid-convoi]].", "See [[aid-convoy]].")
+        server.wait_for(r"rendered")
+        status, body = server.get("/people/jorge-torres/")
+        assert status == 200 and b"Jorge Torres" in body
+
+
+def shown(page, text: str, timeout: float = 5.0) -> float:
+    """Wait until the page (reloading by itself) shows text; return how long it took."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        try:
+            if text in page.evaluate("document.body ? document.body.innerText : ''"):
+                return time.monotonic() - started
+        except Exception:  # "Execution context was destroyed" while the page reloads
+            pass
+        time.sleep(0.01)
+    raise AssertionError(f"the page never showed {text!r}")
+
+
+def test_the_browser_follows_saves_and_errors_without_a_manual_reload(make_site, page):
+    chromium_or_skip()
+    root = make_site()
+    with serving(root) as server:
+        page.goto(server.url + "people/jorge-torres/")
+        page.wait_for_function("() => window.LiveReload && LiveReload.connector && LiveReload.connector.protocol > 0")
+        started = time.monotonic()
+        edit(root, PERSON, "Torres drove a truck.", "Torres drove a red truck.")
+        shown(page, "Torres drove a red truck.")
+        edit(root, PERSON, "a red truck", "a blue truck")
+        shown(page, "Torres drove a blue truck.")
+        assert time.monotonic() - started < 1.0, "two saves should show within a second"
+        edit(root, PERSON, "See [[aid-convoy]].", "See [[aid-convoi]].")
+        shown(page, "unknown link '[[aid-convoi]]'")
+        assert "The site cannot be built: 1 error" in page.title() or "Build failed" in page.title()
+        edit(root, PERSON, "See [[aid-convoi]].", "See [[aid-convoy]].")
+        shown(page, "Torres drove a blue truck.")
+        assert page.title().startswith("Jorge Torres")

@@ -1,0 +1,121 @@
+"""Incremental rebuilds: after every kind of edit, the session's output equals a build from scratch."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import copy_project
+
+from dossier.pipeline import load
+from dossier.render import Renderer
+from dossier.session import Session
+
+EXTRA = {
+    "content/people/jose-gomez.md": (
+        "---\nname: José Gómez\nsummary: Another sergeant.\naffiliations: [guard]\n---\n"
+        'Gómez fled too.[@ap "going to change history"] He knew [[jorge-torres|Torres]].\n'
+    ),
+    "content/groups/guard.md": "---\nname: National Guard\nsummary: A force.\n---\nA force.[@ap \"drove an armoured truck\"]\n",
+    "content/events/gomez-flees.md": (
+        "---\ntitle: Gómez flees\ndate: 2019-02~\npeople: [jose-gomez]\ngroups: [guard]\ntags: [defection]\nsummary: He fled.\n---\n"
+        'He fled.[@ap "across the bridge"]\n'
+    ),
+}
+
+
+class Mirror:
+    """A session and the folder of files its updates would write, compared with full builds."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.session = Session(root)
+        self.session.load()
+        self.files = dict(self.session.render().files)
+        self.check("load")
+
+    def edit(self, path: str, old: str | None, new: str | None, label: str) -> int:
+        """Change, create (old None) or delete (new None) a file, update, and compare; return pages rendered."""
+        file = self.root / path
+        if new is None:
+            file.unlink()
+        elif old is None:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_text(new, encoding="utf-8")
+        else:
+            text = file.read_text(encoding="utf-8")
+            assert re.search(old, text), (label, old)
+            file.write_text(re.sub(old, new, text, count=1), encoding="utf-8")
+        outcome = self.session.update([path])
+        for removed in outcome.removed:
+            del self.files[removed]
+        self.files.update(outcome.files)
+        self.check(label)
+        return outcome.rendered
+
+    def check(self, label: str) -> None:
+        """Compare the problems and every output file with a build from scratch."""
+        site, problems = load(self.root)
+        assert [str(p) for p in self.session.problems] == [str(p) for p in problems], label
+        if any(p.severity == "error" for p in problems):
+            return
+        expected = Renderer(site, self.root / "templates").render_all()
+        assert sorted(self.files) == sorted(expected), label
+        assert [p for p in expected if self.files[p] != expected[p]] == [], label
+
+
+def test_every_kind_of_edit_gives_what_a_full_build_gives(make_site):
+    mirror = Mirror(make_site(EXTRA))
+    person, event = "content/people/jorge-torres.md", "content/events/aid-convoy.md"
+    assert mirror.edit(person, "Torres drove a truck.", "Torres drove a big truck.", "prose") == 1
+    mirror.edit(person, "See \\[\\[aid-convoy\\]\\].", "See [[aid-convoy]] and [[guard]].", "a new link")
+    mirror.edit(person, "\\[\\[guard\\]\\]", "[[guard|the Guard]]", "a link's label")
+    mirror.edit(person, "See", '[@ap "Torres said"] See', "a new citation")
+    mirror.edit(person, '\\[@ap "drove an armoured truck across the bridge"\\]', "", "a citation removed")
+    mirror.edit(person, "name: Jorge Torres", "name: Jorge Torres Ruiz", "a new name")
+    mirror.edit(person, "places: \\[cucuta\\]", "places: [cucuta]\naffiliations: [guard]", "a new affiliation")
+    mirror.edit(event, "date: 2019-02-23", "date: 2019-01~", "an event's date")
+    mirror.edit(event, "people: \\[jorge-torres\\]", "people: [jose-gomez]", "an event's people")
+    mirror.edit(event, "summary: The convoy.", "summary: The convoy.\ntags: [aid]", "a new tag")
+    mirror.edit("content/events/gomez-flees.md", "title: Gómez flees", "title: Gómez leaves", "an event's title")
+    mirror.edit("content/groups/guard.md", "summary: A force.", "summary: A force.\nkind: armed force", "a group's kind")
+    mirror.edit("content/places/cucuta.md", "name: Cúcuta", "name: Cucuta", "a place's name")
+    mirror.edit("content/sources/ap.yaml", "title: AP story", "title: The AP story", "a source's title")
+    mirror.edit("seeds/ap.txt", "something promotional", "something else", "a seed")
+    mirror.edit("content/site.yaml", "title: Test dossier", "title: Another dossier", "the settings")
+
+
+def test_records_that_come_go_or_break_and_mend(make_site):
+    mirror = Mirror(make_site(EXTRA))
+    person = "content/people/jorge-torres.md"
+    mirror.edit("content/people/ana.md", None, "---\nname: Ana\nsummary: A nurse.\n---\nShe saw [[jorge-torres]].[@ap \"Torres said\"]\n", "a new person")
+    mirror.edit("content/pages/about.md", None, "---\ntitle: About\n---\nAbout [[ana]].\n", "an about page")
+    mirror.edit(person, "\\[\\[aid-convoy\\]\\]", "[[aid-convoi]]", "a broken link")
+    mirror.edit(person, "\\[\\[aid-convoi\\]\\]", "[[aid-convoy]]", "the link mended")
+    mirror.edit(person, "name: Jorge Torres", "name: [Jorge", "broken YAML")
+    mirror.edit(person, "name: \\[Jorge", "name: Jorge Torres", "the YAML mended")
+    mirror.edit("content/people/ana.md", None, None, "a person deleted")
+    mirror.edit("content/people/jose-gomez.md", "\\[\\[jorge-torres\\|Torres\\]\\]", "Torres", "a link removed")
+    mirror.edit("content/pages/about.md", None, None, "the about page deleted")
+
+
+def test_stray_and_editor_files_change_nothing(make_site):
+    mirror = Mirror(make_site(EXTRA))
+    for name in (".jorge-torres.md.swp", "jorge-torres.md~", "4913", "#jorge-torres.md#"):
+        (mirror.root / "content/people" / name).write_text("junk", encoding="utf-8")
+        outcome = mirror.session.update([f"content/people/{name}"])
+        (mirror.root / "content/people" / name).unlink()
+        mirror.session.update([f"content/people/{name}"])
+        assert outcome.files == {}, name
+    mirror.check("after editor files")
+
+
+def test_edits_to_the_real_documentary(tmp_path):
+    mirror = Mirror(copy_project(tmp_path))
+    for path, old, new in [
+        ("content/people/jorge-torres.md", "Torres is a sergeant", "Torres is a National Guard sergeant"),
+        ("content/people/jorge-torres.md", "name: Jorge Torres", "name: Jorge Luis Torres"),
+        ("content/events/aid-convoy-blocked.md", 'date: "2019-02-23"', 'date: "2019-02-22"'),
+        ("content/sources/npr-adrift.yaml", "outlet: NPR", "outlet: National Public Radio"),
+    ]:
+        mirror.edit(path, re.escape(old), new, path)

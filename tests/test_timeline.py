@@ -1,0 +1,73 @@
+"""Timeline filters and the SVG axis: one page per filter, marks drawn at each date's precision."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dossier.pipeline import build, load
+from dossier.timeline import axis_svg, lanes, timeline_filters
+
+EVENTS = {
+    "content/events/day.md": "---\ntitle: A day\ndate: 2019-02-23\npeople: [jorge-torres]\nplaces: [cucuta]\ntags: [aid]\nsummary: S.\n---\n",
+    "content/events/month.md": "---\ntitle: A month\ndate: 2019-03\ntags: [aid, numbers]\nsummary: S.\n---\n",
+    "content/events/rough.md": "---\ntitle: Roughly April\ndate: 2019-04~\nsummary: S.\n---\n",
+    "content/events/span.md": "---\ntitle: A span\ndate: 2019-02-23/2019-02-25\npeople: [jorge-torres]\nsummary: S.\n---\n",
+}
+
+
+@pytest.fixture(scope="module")
+def timeline_site(tmp_path_factory):
+    from conftest import write_site
+
+    root = write_site(tmp_path_factory.mktemp("timeline"), EVENTS)
+    build(root, root / "site")
+    return root
+
+
+def test_every_person_place_group_and_tag_with_events_has_a_filter_page(timeline_site):
+    site, _ = load(timeline_site)
+    filters = timeline_filters(site)
+    assert [f.key for f in filters["people"]] == ["people:jorge-torres"]
+    assert [f.key for f in filters["places"]] == ["places:cucuta"]
+    assert [f.key for f in filters["tags"]] == ["tags:aid", "tags:numbers"]
+    assert filters["people"][0].events == ("aid-convoy", "day", "span")
+    for group in filters.values():
+        for active in group:
+            assert (timeline_site / "site" / active.url / "index.html").is_file(), active.url
+
+
+def test_a_filter_page_lists_only_its_events_and_says_so(timeline_site):
+    html = (timeline_site / "site/timeline/tags/aid/index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<li id="([a-z-]+)" data-people', html) == ["day", "month"]
+    assert "<h1 id=\"timeline-title\">Timeline: events tagged aid</h1>" in html
+    assert "Showing 2 of 5 events, tagged aid." in html
+    assert 'href="../../../timeline/tags/aid/" data-filter="tags:aid" data-phrase="tagged aid" aria-current="page"' in html
+
+
+def test_the_full_timeline_carries_what_filtering_in_place_needs(timeline_site):
+    html = (timeline_site / "site/timeline/index.html").read_text(encoding="utf-8")
+    assert 'data-all-events' in html and 'src="../static/timeline.js"' in html
+    assert '<li id="day" data-people="jorge-torres" data-groups="" data-places="cucuta" data-tags="aid">' in html
+    assert '<a class="permalink" href="#day">' in html
+    assert '<a href="#year-2019">2019</a>: <a href="#month-2019-02">Feb</a>' in html
+
+
+def test_the_axis_draws_a_point_for_a_day_a_bar_for_a_month_or_range_and_blurs_approximate_dates(timeline_site):
+    html = (timeline_site / "site/timeline/index.html").read_text(encoding="utf-8")
+    marks = {event: classes for classes, event in re.findall(r'<g class="([a-z ]+)" data-event="([a-z-]+)"', html)}
+    assert marks == {"aid-convoy": "mark point", "day": "mark point", "span": "mark bar", "month": "mark bar", "rough": "mark bar fuzzy"}
+    filtered = (timeline_site / "site/timeline/people/jorge-torres/index.html").read_text(encoding="utf-8")
+    assert '<g class="mark bar dim" data-event="month"' in filtered
+    assert '<a href="#month" tabindex="-1">' not in filtered and '<a href="#span" tabindex="-1">' in filtered
+
+
+def test_events_that_overlap_stack_in_lanes_and_others_share_the_lowest():
+    assert lanes([(0, 10), (5, 15), (12, 20), (30, 40)]) == [0, 1, 0, 0]
+
+
+def test_a_site_without_events_has_no_axis(make_site):
+    root = make_site({"content/events/aid-convoy.md": None})
+    site, _ = load(root)
+    assert axis_svg(site, None, lambda url: url) == ""
