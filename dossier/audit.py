@@ -12,7 +12,7 @@ import re
 import unicodedata
 
 from .link import Site
-from .markup import CITATION, paragraphs
+from .markup import CITATION, has_flag, paragraphs
 from .problems import Problem
 from .schema import Source
 from .slug import fold_id
@@ -44,7 +44,7 @@ def derivative_only_paragraphs(site: Site) -> list[Problem]:
         if isinstance(record, Source):
             continue
         for line, text in paragraphs(body, first):
-            cited = [(m[1], bool(m[3])) for m in CITATION.finditer(text)]
+            cited = [(m[1], has_flag(m, "sole")) for m in CITATION.finditer(text)]
             if not cited or any(sole for _, sole in cited):
                 continue
             derived = [sid for sid, _ in cited if sid in sources and getattr(sources[sid], "derived_from", None)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
@@ -10,13 +11,14 @@ from typing import Protocol
 import markdown
 import nh3
 from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from .problems import Problem
 from .schema import Citation
 
 LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
-CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]|\\.)*)"(?:\s+(sole))?\s*\]')
+CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]|\\.)*)"((?:\s+(?:sole|show))*)\s*\]')
 CITATION_START = re.compile(r"\[@")
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
@@ -46,6 +48,12 @@ def line_at(text: str, offset: int, first_line: int) -> int:
     return first_line + text.count("\n", 0, offset)
 
 
+def has_flag(match: re.Match, flag: str) -> bool:
+    """Tell whether a citation match carries a flag: `sole` (only a derivative has the passage)
+    or `show` (print the quoted passage inline before its marker)."""
+    return flag in (match[3] or "").split()
+
+
 def unescape_quote(raw: str) -> str:
     """Undo backslash escapes in a quoted passage: \\" becomes "."""
     return re.sub(r"\\(.)", r"\1", raw)
@@ -69,7 +77,7 @@ def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Cit
         elif not quote.strip():
             problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
         else:
-            citations.append(Citation(source=match[1], quote=quote, line=line, sole=bool(match[3])))
+            citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole")))
     links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line_at(body, m.start(), first_line)) for m in LINK.finditer(body) if not quoted(m.start())]
     for match in CITATION_START.finditer(body):
         if not quoted(match.start()):
@@ -108,7 +116,52 @@ class _CitationPattern(InlineProcessor):
         self.renderer = renderer
 
     def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
-        return self.renderer.resolver.cite(m.group(1), unescape_quote(m.group(2))), m.start(0), m.end(0)
+        quote = unescape_quote(m.group(2))
+        marker = self.renderer.resolver.cite(m.group(1), quote)
+        if not has_flag(m, "show"):
+            return marker, m.start(0), m.end(0)
+        shown = etree.Element("span", {"class": "shown-quote"})
+        passage = etree.SubElement(shown, "q")
+        passage.text = AtomicString(quote)
+        shown.append(marker)
+        return shown, m.start(0), m.end(0)
+
+
+class QuickSmarty(Treeprocessor):
+    """Smarty's curly quotes, dashes and ellipses, applied exactly as its own inline processor applies
+    them (each of its patterns in turn over each text, every match set aside so that later patterns
+    skip it) but without that processor's per-pattern overhead, which costs as much as the rest of
+    Markdown. It takes the patterns from smarty itself, and writes the characters that smarty's
+    entities become once the HTML is sanitised."""
+
+    PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
+
+    def __init__(self, md: markdown.Markdown, stock: Treeprocessor):
+        super().__init__(md)
+        self.patterns = [
+            (pattern.compiled_re, [html.unescape(part) if isinstance(part, str) else part for part in pattern.replace])
+            for pattern in stock.inlinePatterns  # type: ignore[attr-defined]
+        ]
+
+    def run(self, root: etree.Element) -> None:
+        for element in root.iter():
+            for child in element:
+                if child.text and not isinstance(child.text, AtomicString):
+                    child.text = self.educate(child.text)
+                if child.tail and not isinstance(child.tail, AtomicString):
+                    child.tail = self.educate(child.tail)
+
+    def educate(self, text: str) -> str:
+        """Return a text with smarty's substitutions made."""
+        found: list[str] = []
+        for regex, replace in self.patterns:
+            match = regex.search(text)
+            while match:
+                found.append("".join(match.group(part) if isinstance(part, int) else part for part in replace))
+                placeholder = "\x02klzzwxh:%04d\x03" % (len(found) - 1)
+                text = text[: match.start()] + placeholder + text[match.end():]
+                match = regex.search(text, match.start() + len(placeholder))
+        return self.PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
 
 
 class BodyRenderer:
@@ -120,6 +173,7 @@ class BodyRenderer:
         # Before Markdown's own link and escape patterns, so that brackets and quotes stay intact.
         self.md.inlinePatterns.register(_CitationPattern(CITATION.pattern, self), "dossier-citation", 200)
         self.md.inlinePatterns.register(_LinkPattern(LINK.pattern, self), "dossier-link", 199)
+        self.md.treeprocessors.register(QuickSmarty(self.md, self.md.treeprocessors["smarty"]), "smarty", 6)
 
     def render(self, body: str, resolver: Resolver) -> str:
         """Return the body as HTML with links resolved, citations numbered and raw HTML sanitised."""
