@@ -60,22 +60,23 @@ def timeline_json(site: Site) -> bytes:
         event = event_of(site, eid)
         start = event.date.start or event.date.end
         assert start is not None
-        text = event.summary
+        # TimelineJS shows headline and text as HTML: what content wrote goes in escaped.
+        text = str(escape(event.summary))
         link = absolute(site, event.page_url)
         if link:
-            text += f' <a href="{link}">Read more</a>'
+            text += f' <a href="{escape(link)}">Read more</a>'
         entry: dict[str, Any] = {
             "unique_id": event.id,
             "start_date": timelinejs_date(start),
-            "display_date": event.date.display(),
-            "text": {"headline": event.title, "text": text},
+            "display_date": str(escape(event.date.display())),
+            "text": {"headline": str(escape(event.title)), "text": text},
         }
         if event.date.is_interval and event.date.end:
             entry["end_date"] = timelinejs_date(event.date.end)
         if event.tags:
             entry["group"] = event.tags[0]
         events.append(entry)
-    data = {"title": {"text": {"headline": site.config.title, "text": site.config.description or ""}}, "events": events}
+    data = {"title": {"text": {"headline": str(escape(site.config.title)), "text": str(escape(site.config.description or ""))}}, "events": events}
     return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 

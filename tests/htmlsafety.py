@@ -18,13 +18,13 @@ URL_ATTRIBUTES = {
     "srcset", "cite", "codebase", "longdesc", "usemap", "icon", "manifest", "ping", "profile",
 }
 SCRIPT_SCHEMES = ("javascript:", "data:", "vbscript:", "livescript:")
-BAD_STYLE = re.compile(r"url\s*\(|expression|javascript|behavior|binding|@import|\\", re.I)
+BAD_STYLE = re.compile(r"url\s*\(|expression|javascript|behavior|binding|@import|\\|/\*", re.I)
 
 
 def url_is_script(value: str) -> bool:
     """Tell whether a URL attribute (entities already decoded) would run as script or load inline data."""
     # Browsers drop ASCII white space and control characters anywhere in the scheme.
-    squeezed = re.sub(r"[\x00-\x20\x7f]+", "", value).lower()
+    squeezed = re.sub(r"[\x00-\x20\x7f]+", "", value).lower().lstrip("`'\"")  # old IE took `quoted` values
     return squeezed.startswith(SCRIPT_SCHEMES)
 
 
