@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Extra build options, for example: make build BUILD_FLAGS="--base-url https://example.org/dossier/"
 BUILD_FLAGS ?=
 
-.PHONY: install build check serve test clean
+.PHONY: install build check serve test bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ serve: install
 
 test: install
 	$(PY) -m pytest -q
+
+# Not part of `make test`: builds synthetic projects of 1,000 and 10,000 entities (slow; see README).
+bench: install
+	$(PY) benchmarks/run.py
 
 clean:
 	rm -rf site .site.* .dossier-cache

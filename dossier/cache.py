@@ -10,6 +10,8 @@ The session is only reused by the same code, Python and options; anything else b
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import os
 import pickle
@@ -18,7 +20,7 @@ import sys
 import zlib
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from .link import Site
 from .schema import Event, Person, Record
@@ -137,21 +139,22 @@ class BodyCache:
         return {"path": self.path, "version": self.version, "connection": None, "pid": 0, "new": {}}
 
 
-def state_file(root: Path, options: tuple) -> Path:
-    """Return where the session of a project built with these options is kept."""
+def state_file(root: Path, options: tuple, kind: str = "session") -> Path:
+    """Return where the session (or its summary) of a project built with these options is kept."""
     name = hashlib.blake2b(repr((code_version(), options)).encode(), digest_size=8).hexdigest()
-    return root / FOLDER / f"session-{name}.pickle"
+    return root / FOLDER / f"{kind}-{name}.pickle"
 
 
 def save(path: Path, value: Any) -> None:
-    """Pickle a value to a file atomically; a cache that cannot be written is simply not kept."""
+    """Pickle a value to a file atomically, dropping older files of its kind; a cache that cannot be written is not kept."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        for old in path.parent.glob("session-*.pickle"):
+        kind = path.name.partition("-")[0]
+        for old in path.parent.glob(f"{kind}-*.pickle"):
             if old != path:
                 old.unlink(missing_ok=True)
         temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        with open(temporary, "wb") as file:
+        with collecting_paused(), open(temporary, "wb") as file:
             pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
     except OSError:
@@ -161,7 +164,19 @@ def save(path: Path, value: Any) -> None:
 def load(path: Path) -> Any:
     """Return what a cache file holds, or None if it is missing or unreadable."""
     try:
-        with open(path, "rb") as file:
+        with collecting_paused(), open(path, "rb") as file:
             return pickle.load(file)
     except Exception:  # a stale or damaged cache is a miss, never an error
         return None
+
+
+@contextlib.contextmanager
+def collecting_paused() -> Iterator[None]:
+    """Pause the garbage collector: (un)pickling a large site makes millions of objects, none of them garbage."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

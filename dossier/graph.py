@@ -11,7 +11,7 @@ page it used to appear on.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Iterable
+from typing import Collection, Iterable
 
 from .link import Key, Site
 from .render import output_path
@@ -122,15 +122,28 @@ def on_timeline(site: Site, change: Change) -> bool:
     return kind == "sources" and change.meta
 
 
-def affected(old: Site, new: Site, keys: Iterable[Key], pages: Iterable[str]) -> tuple[set[str], bool] | None:
+def other_pages(old: Site, new: Site, pages: Iterable[str]) -> set[str]:
+    """Return the pages the graph knows nothing about (none yet): they are rendered after every edit."""
+    known = {"index.html", "search/index.html", "404.html"} | {f"{kind}/index.html" for kind in COLLECTIONS}
+
+    def is_record_page(path: str) -> bool:
+        parts = path.split("/")
+        if len(parts) == 3 and parts[2] == "index.html":
+            return any(parts[1] in site.records.get(parts[0], {}) for site in (old, new))
+        return len(parts) == 2 and parts[1] == "index.html" and any(parts[0] in site.records.get("pages", {}) for site in (old, new))
+
+    return {path for path in pages if path not in known and not path.startswith("timeline/") and not is_record_page(path)}
+
+
+def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], others: set[str] | None = None) -> tuple[set[str], bool] | None:
     """Return the pages an edit of these records must re-render, and whether the data exports must
-    be remade; or EVERYTHING. pages lists the output paths of the new site's pages."""
+    be remade; or EVERYTHING. pages holds the output paths of the new site's pages; others, those
+    of them that other_pages() names (worked out here if not given)."""
     changes = [change(old, new, key) for key in keys]
     if any(c.key[0] == "site" and (c.meta or c.body) for c in changes):
         return EVERYTHING
     if any(c.key == ("pages", "about") and c.membership for c in changes):
         return EVERYTHING  # every page's navigation links to the about page
-    record_pages = pages_of([old, new], [(r.collection, r.id) for site in (old, new) for r in site.all_records()])
     shown: set[Key] = set()
     paths: set[str] = set()
     exports = False
@@ -151,6 +164,5 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Iterable[str]) ->
             paths |= {path for path in pages if path.startswith("timeline/")}
         exports = exports or c.meta or c.citations
     paths |= pages_of([old, new], shown)
-    known = record_pages | {"index.html", "search/index.html", "404.html"} | {f"{k}/index.html" for k in COLLECTIONS}
-    paths |= {path for path in pages if path not in known and not path.startswith("timeline/")}
-    return paths & set(pages), exports
+    paths |= other_pages(old, new, pages) if others is None else others
+    return {path for path in paths if path in pages}, exports

@@ -80,7 +80,7 @@ class Linker:
 
     def resolve_target(self, record: Record, target: str, line: int) -> Key | None:
         """Resolve '[[id]]' or '[[people/id]]' to a key, reporting unknown or ambiguous ids."""
-        if "/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in LINKABLE):
+        if self.failed and ("/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in LINKABLE)):
             return None
         if "/" in target:
             kind, _, rid = target.partition("/")

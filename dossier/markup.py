@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 import xml.etree.ElementTree as etree
@@ -11,6 +12,7 @@ from typing import Protocol
 import markdown
 import nh3
 from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import InlineProcessor as InlineProcessor_
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
@@ -18,8 +20,9 @@ from .problems import Problem
 from .schema import Citation
 
 LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
-CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]|\\.)*)"((?:\s+(?:sole|show))*)\s*\]')
+CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]++|\\.)*+)"((?:\s+(?:sole|show))*)\s*\]')  # possessive: the quote ends at its first unescaped '"' 
 CITATION_START = re.compile(r"\[@")
+ESCAPED = re.compile(r"\\(.)")
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "cite", "code", "del", "dd", "div", "dl", "dt", "em", "figcaption",
@@ -56,21 +59,31 @@ def has_flag(match: re.Match, flag: str) -> bool:
 
 def unescape_quote(raw: str) -> str:
     """Undo backslash escapes in a quoted passage: \\" becomes "."""
-    return re.sub(r"\\(.)", r"\1", raw)
+    return ESCAPED.sub(r"\1", raw) if "\\" in raw else raw
+
+
+def lines_at(text: str, offsets: list[int], first_line: int) -> list[int]:
+    """Return the file lines of ascending offsets into a body, counting each newline once."""
+    lines, line, previous = [], first_line, 0
+    for offset in offsets:
+        line += text.count("\n", previous, offset)
+        previous = offset
+        lines.append(line)
+    return lines
 
 
 def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Citation], list[Problem]]:
     """Find every link and citation in a Markdown body, with file lines; report malformed ones."""
     citations: list[Citation] = []
     problems: list[Problem] = []
-    spans: list[tuple[int, int]] = []  # what citations cover: a quote may contain '[[' or '[@', as rendering allows
+    matches = list(CITATION.finditer(body))
+    starts, ends = [m.start() for m in matches], [m.end() for m in matches]  # what citations cover: a quote may contain '[[' or '[@', as rendering allows
 
     def quoted(offset: int) -> bool:
-        return any(start <= offset < end for start, end in spans)
+        index = bisect.bisect_right(starts, offset) - 1
+        return index >= 0 and offset < ends[index]
 
-    for match in CITATION.finditer(body):
-        spans.append(match.span())
-        line = line_at(body, match.start(), first_line)
+    for match, line in zip(matches, lines_at(body, starts, first_line)):
         quote = unescape_quote(match[2])
         if not match[1]:
             problems.append(Problem(path, line, 0, "error", "citation names no source: write [@source-id \"quote\"]"))
@@ -78,7 +91,8 @@ def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Cit
             problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
         else:
             citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole")))
-    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line_at(body, m.start(), first_line)) for m in LINK.finditer(body) if not quoted(m.start())]
+    found = [m for m in LINK.finditer(body) if not quoted(m.start())]
+    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line) for m, line in zip(found, lines_at(body, [m.start() for m in found], first_line))]
     for match in CITATION_START.finditer(body):
         if not quoted(match.start()):
             line = line_at(body, match.start(), first_line)
@@ -127,6 +141,48 @@ class _CitationPattern(InlineProcessor):
         return shown, m.start(0), m.end(0)
 
 
+class QuickInline(InlineProcessor_):
+    """Markdown's inline processor, skipping each pattern on texts that lack the characters every
+    match of it needs (most texts have no backtick, no '<', no '&', no image): the same result,
+    without a Python call per pattern per text. Used only where Markdown's internals are as expected."""
+
+    TRIGGERS = {
+        "dossier-citation": ("[@",), "dossier-link": ("[[",), "backtick": ("`",), "escape": ("\\",),
+        "reference": ("[",), "link": ("[",), "short_reference": ("[",), "image_link": ("![",),
+        "image_reference": ("![",), "short_image_ref": ("![",), "autolink": ("<",), "automail": ("<",),
+        "html": ("<",), "entity": ("&",), "linebreak": ("  \n",),
+    }
+
+    def __init__(self, md: markdown.Markdown):
+        super().__init__(md)
+        self.triggers: list[str | tuple[str, ...] | None] = [None] * len(self.inlinePatterns)
+        for name, needed in self.TRIGGERS.items():
+            if name in self.inlinePatterns:
+                self.triggers[self.inlinePatterns.get_index_for_name(name)] = needed[0] if len(needed) == 1 else needed
+        if "em_strong" in self.inlinePatterns:
+            delimiters = self.inlinePatterns["em_strong"]
+            self.triggers[self.inlinePatterns.get_index_for_name("em_strong")] = tuple(getattr(delimiters, "tokens", None) or ()) or None
+
+    @staticmethod
+    def usable() -> bool:
+        """Tell whether this Markdown has the internals QuickInline relies on."""
+        return all(hasattr(InlineProcessor_, name) for name in ("_InlineProcessor__handleInline", "_InlineProcessor__applyPattern"))
+
+    def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:  # noqa: N802, N803 (Markdown's)
+        if isinstance(data, AtomicString):
+            return data
+        start, patterns, triggers = 0, self.inlinePatterns, self.triggers
+        while patternIndex < len(patterns):
+            needed = triggers[patternIndex]
+            if needed is not None and (needed not in data if isinstance(needed, str) else not any(part in data for part in needed)):
+                patternIndex, start = patternIndex + 1, 0  # cannot match: as if it had been tried
+                continue
+            data, matched, start = self._InlineProcessor__applyPattern(patterns[patternIndex], data, patternIndex, start)  # type: ignore[attr-defined]
+            if not matched:
+                patternIndex += 1
+        return data
+
+
 class QuickSmarty(Treeprocessor):
     """Smarty's curly quotes, dashes and ellipses, applied exactly as its own inline processor applies
     them (each of its patterns in turn over each text, every match set aside so that later patterns
@@ -153,6 +209,8 @@ class QuickSmarty(Treeprocessor):
 
     def educate(self, text: str) -> str:
         """Return a text with smarty's substitutions made."""
+        if "'" not in text and '"' not in text and "--" not in text and "..." not in text:
+            return text  # every pattern needs one of these
         found: list[str] = []
         for regex, replace in self.patterns:
             match = regex.search(text)
@@ -174,6 +232,8 @@ class BodyRenderer:
         self.md.inlinePatterns.register(_CitationPattern(CITATION.pattern, self), "dossier-citation", 200)
         self.md.inlinePatterns.register(_LinkPattern(LINK.pattern, self), "dossier-link", 199)
         self.md.treeprocessors.register(QuickSmarty(self.md, self.md.treeprocessors["smarty"]), "smarty", 6)
+        if QuickInline.usable():
+            self.md.treeprocessors.register(QuickInline(self.md), "inline", 20)
 
     def render(self, body: str, resolver: Resolver) -> str:
         """Return the body as HTML with links resolved, citations numbered and raw HTML sanitised."""

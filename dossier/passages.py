@@ -7,6 +7,7 @@ positions map back to the original text so that source pages can highlight the p
 from __future__ import annotations
 
 import bisect
+import functools
 import difflib
 import hashlib
 import re
@@ -21,6 +22,7 @@ SPACE = re.compile(r"\s+")
 NON_SPACE = re.compile(r"\S+")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a quote is normalised to be found, then again for its anchor
 def normalize(text: str) -> str:
     """Fold typographic quotes and dashes to ASCII and collapse white space."""
     return SPACE.sub(" ", text.translate(TYPOGRAPHIC)).strip()

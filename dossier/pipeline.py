@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable, Iterable
 
 from .audit import audit
 from .link import Site, link
@@ -15,7 +16,7 @@ from .publish import check_output, publish, recover
 from .read import read_project
 from .render import Renderer
 from .search import index_site
-from .session import close_session, open_session
+from .session import close_session, last_build, open_session
 
 
 @dataclass
@@ -26,6 +27,7 @@ class BuildReport:
     files: int
     seconds: float
     warnings: list[Problem]
+    phases: dict[str, float] = field(default_factory=dict)  # seconds spent loading, rendering, indexing
 
 
 def load(root: Path) -> tuple[Site, list[Problem]]:
@@ -61,14 +63,33 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
     started = time.perf_counter()
     check_output(out, root)
     recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
-    session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache)
+    summary, inputs = last_build(root, out, (portable, base_url)) if use_cache else (None, None)
+    if summary is not None:  # nothing changed since the last build, and out is as it left it
+        if strict and summary.problems:
+            raise ContentError(summary.problems)
+        return BuildReport(page_counts(summary.published[1]), len(summary.published[1]), time.perf_counter() - started, summary.problems)
+    session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs)
+    phases = {"load": time.perf_counter() - started}
     problems = session.problems
     if any(p.severity == "error" or strict for p in problems):
         raise ContentError(problems)
     if previous is None or not session.up_to_date():
         workers = workers or os.cpu_count() or 1
         # Pagefind indexes the staged pages before they go live.
-        publish({}, out, prepare=index_site, fill=lambda staging: session.render_into(staging, previous, workers))
+        publish({}, out, prepare=timed(index_site, phases, "index"), fill=timed(lambda staging: session.render_into(staging, previous, workers), phases, "render"))
     close_session(session, out, use_cache)
-    pages = Counter(path.split("/")[0] for path in session.written if path.endswith(".html") and path.count("/") == 2)
-    return BuildReport(pages, len(session.written), time.perf_counter() - started, problems)
+    return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, problems, phases)
+
+
+def timed(step: Callable[[Path], object], phases: dict[str, float], name: str) -> Callable[[Path], None]:
+    """Wrap a publishing step so that its time is noted in phases."""
+    def run(folder: Path) -> None:
+        started = time.perf_counter()
+        step(folder)
+        phases[name] = time.perf_counter() - started
+    return run
+
+
+def page_counts(paths: Iterable[str]) -> Counter:
+    """Count the record pages among output paths, by collection."""
+    return Counter(path.split("/")[0] for path in paths if path.endswith(".html") and path.count("/") == 2)

@@ -41,7 +41,8 @@ def files_not_made(out: Path) -> list[str]:
     made = set(marker.read_text(encoding="utf-8", errors="replace").splitlines()[1:])
     if not made:
         return []  # a marker from before markers listed their files
-    present = (path.relative_to(out).as_posix() for path in out.rglob("*") if not path.is_dir())
+    present = (  # os.walk lists a folder with one system call, where Path.rglob makes one per file
+        Path(folder, name).relative_to(out).as_posix() for folder, _, names in os.walk(out, followlinks=True) for name in names)
     return sorted(path for path in present if path not in made and path != MARKER)
 
 

@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import hashlib
 import multiprocessing
 import os
-import hashlib
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
-from . import graph
+from . import cache, graph
 from .audit import audit
-from . import cache
 from .cache import BodyCache
 from .link import Key, Site, link
 from .passages import SeedText
@@ -145,10 +144,15 @@ class Session:
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.unlinked: set[Key] = set()  # records changed since the last link
         self.page_paths: set[str] = set()  # the pages last rendered
+        self.other_pages: set[str] | None = None  # pages the dependency graph knows nothing about
+        self.pages_changed = True  # the last plan made the list of pages again
         self.inputs: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
         self.body_cache: BodyCache | None = None
         self.relink_all = True  # a seed changed: every quote must be found again
+        self.relisted = False  # content files came or went since the last link
+        self.paths: dict[Key, str] = {}  # the content file of each record marked as changed
+        self.file_problems: list[Problem] = []  # problems of reading and validating, as last worked out
 
     # Reading
 
@@ -165,8 +169,8 @@ class Session:
 
     def link(self, keys: set[Key] | None) -> None:
         """Validate, link and audit the site again, relinking only the given records when that is enough."""
-        self.relink(keys)
-        self.unlinked, self.relink_all = set(), False
+        self.link_site(keys)
+        self.unlinked, self.relink_all, self.relisted = set(), False, False
 
     def read_entry(self, relative: str) -> bool:
         """Read and validate one content file if its bytes changed; return whether they did."""
@@ -176,6 +180,8 @@ class Session:
             return False
         document, read_problems = read_document(self.root, self.root / relative)
         record, validation_problems = validate_document(document) if document is not None else (None, [])
+        if document is not None:  # validated: keep only what validate() needs to place the record
+            document = Document(document.path, document.kind, document.id, {})
         self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
         return True
 
@@ -192,9 +198,9 @@ class Session:
         self.seed_digests, self.seed_problems = digests, problems
         return True
 
-    def changed_inputs(self) -> set[str]:
-        """Return the input files that changed, came or went since they were last read."""
-        now = scan_inputs(self.root)
+    def changed_inputs(self, now: dict[str, bytes] | None = None) -> set[str]:
+        """Return the input files that changed, came or went since they were last read (now: their digests, if known)."""
+        now = scan_inputs(self.root) if now is None else now
         return {path for path in set(now) | set(self.inputs) if now.get(path) != self.inputs.get(path)}
 
     def refresh(self, paths: Iterable[str]) -> bool:
@@ -225,40 +231,48 @@ class Session:
                     relisted = True
                 elif relative in self.entries and self.read_entry(relative):
                     changed = True
-                    self.mark(key_of(relative))
+                    self.mark(relative)
         return self.relist() or changed if relisted else changed
 
     def relist(self) -> bool:
         """List content/ again after files came or went; return whether anything changed."""
+        self.relisted = True
         files, listing = content_files(self.root)
         present = {file.relative_to(self.root).as_posix() for file in files}
         changed = listing != self.listing
         self.listing = listing
         for relative in sorted(set(self.entries) - present):
             del self.entries[relative]
-            self.mark(key_of(relative))
+            self.mark(relative)
             changed = True
         for relative in sorted(present - set(self.entries)):
             self.read_entry(relative)
-            self.mark(key_of(relative))
+            self.mark(relative)
             changed = True
         return changed
 
-    def mark(self, key: Key) -> None:
-        """Note that a record changed since the last link and render."""
+    def mark(self, relative: str) -> None:
+        """Note that a content file's record changed since the last link and render."""
+        key = key_of(relative)
+        self.paths[key] = relative
         self.unlinked.add(key)
         if self.pending is not EVERYTHING:
             self.pending.add(key)
 
     # Linking
 
-    def relink(self, keys: set[Key] | None) -> None:
+    def link_site(self, keys: set[Key] | None) -> None:
         """Validate, link and audit the site again (only the given records when that is enough)."""
-        entries = [self.entries[path] for path in sorted(self.entries)]
-        known = {e.document.path: (e.record, e.validation_problems) for e in entries if e.document is not None}
-        records, failed, validation = validate([e.document for e in entries if e.document is not None], known)
-        failed |= {key_of(path) for path, e in self.entries.items() if e.document is None}
-        failed |= {("seeds", p.path.rpartition("/")[2]) for p in self.seed_problems if p.severity == "error"}
+        placed = self.place(keys)
+        if placed is not None:  # the same valid records, a few of them edited
+            records, failed = placed, self.failed
+        else:
+            entries = [self.entries[path] for path in sorted(self.entries)]
+            known = {e.document.path: (e.record, e.validation_problems) for e in entries if e.document is not None}
+            records, failed, validation = validate([e.document for e in entries if e.document is not None], known)
+            failed |= {key_of(path) for path, e in self.entries.items() if e.document is None}
+            failed |= {("seeds", p.path.rpartition("/")[2]) for p in self.seed_problems if p.severity == "error"}
+            self.file_problems = self.listing + [p for e in entries for p in e.read_problems] + validation + self.seed_problems
         if self.site is not None and keys is not None and can_relink(self.site, records, failed, self.failed, keys):
             site, per_file = relink(self.site, records, failed, keys)
             self.link_problems.update(per_file)
@@ -271,11 +285,26 @@ class Session:
         if self.base_url:
             site.config = dataclasses.replace(site.config, base_url=self.base_url)
         self.site, self.failed = site, failed
-        problems = self.listing + [p for e in entries for p in e.read_problems] + validation + self.seed_problems
-        self.problems = sorted(problems + [p for found in self.link_problems.values() for p in found])
+        self.problems = sorted(self.file_problems + [p for found in self.link_problems.values() for p in found])
         self.audit_due = not any(p.severity == "error" for p in self.problems)
         if not self.defer_audit:
             self.audit()
+
+    def place(self, keys: set[Key] | None) -> dict[str, dict[str, Record]] | None:
+        """Return the linked site's records with the edited ones replaced, when nothing else can have
+        moved: no file came or went, each edited record was and is valid, and none is a source or the
+        settings (the only kinds where two files could claim one id). Else None: validate() again."""
+        if self.site is None or keys is None or self.relisted or any(kind in ("sources", "site") for kind, _ in keys):
+            return None
+        records = dict(self.site.records)
+        for kind, rid in keys:
+            entry = self.entries.get(self.paths.get((kind, rid), ""))
+            if entry is None or entry.record is None or rid not in self.site.records.get(kind, {}):
+                return None
+            if records[kind] is self.site.records[kind]:
+                records[kind] = dict(records[kind])  # the site before the edit keeps its own
+            records[kind][rid] = entry.record
+        return records
 
     def audit(self) -> list[Problem]:
         """Add the editorial warnings to the problems, if the site has no errors; return the warnings."""
@@ -297,13 +326,17 @@ class Session:
         self.renderer.site = self.site
         old, pending = self.rendered, self.pending
         everything = pending is EVERYTHING or old is None
-        before = set(self.pages) or self.page_paths
-        if everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending):  # type: ignore[union-attr, arg-type]
-            self.pages = self.renderer.pages()  # titles, filters and the set of pages may differ
-        found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages)  # type: ignore[arg-type]
+        new_pages: set[str] = set()
+        self.pages_changed = everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
+        if self.pages_changed:  # titles, filters and the set of pages may differ
+            before = set(self.pages) or self.page_paths
+            self.pages, self.other_pages = self.renderer.pages(), None
+            new_pages = set(self.pages) - before
+        if not everything and self.other_pages is None:
+            self.other_pages = graph.other_pages(old, self.site, self.pages)  # type: ignore[arg-type]
+        found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.other_pages)  # type: ignore[arg-type]
         paths, extras = (set(self.pages), True) if found is EVERYTHING else found
-        paths |= set(self.pages) - before
-        return sorted(paths), extras or self.extras_pending or (self.portable and bool(paths))
+        return sorted(paths | new_pages), extras or self.extras_pending or (self.portable and bool(paths))
 
     def render(self, previous: Path | None = None) -> Outcome:
         """Render what changed since the last render, in memory: return the new or changed files and
@@ -320,7 +353,7 @@ class Session:
         if self.body_cache is not None:
             self.body_cache.flush(len(self.pages))
         outcome.files = {path: data for path, data in files.items() if self.written.get(path) != digest(data)}
-        self.conclude(outcome, {path: digest(data) for path, data in outcome.files.items()})
+        self.conclude(outcome, {path: digest(data) for path, data in outcome.files.items()}, remake)
         return outcome
 
     def render_into(self, folder: Path, previous: Path | None, workers: int = 1) -> Outcome:
@@ -335,12 +368,14 @@ class Session:
         paths, remake = self.plan()
         digests = render_pages(self, paths, folder, previous, workers)
         outcome.rendered = len(paths)
-        carry_over(previous, folder, [path for path in self.pages if path not in digests]) if previous else None
+        if previous is not None:
+            carry_over(previous, folder, [path for path in self.pages if path not in digests])
         if remake:
-            digests.update((path, self.emit(folder, previous, path, data)) for path, data in self.make_extras(EveryPage(self.pages, {}, folder)).items())
-        else:
-            carry_over(previous, folder, self.extra_paths) if previous else None
-        self.conclude(outcome, digests)
+            for path, data in self.make_extras(EveryPage(self.pages, {}, folder)).items():
+                digests[path] = self.emit(folder, previous, path, data)
+        elif previous is not None:
+            carry_over(previous, folder, self.extra_paths)
+        self.conclude(outcome, digests, remake)
         return outcome
 
     def emit(self, folder: Path, previous: Path | None, path: str, data: bytes) -> bytes:
@@ -359,14 +394,15 @@ class Session:
         self.extra_paths = set(extras)
         return extras
 
-    def conclude(self, outcome: Outcome, digests: dict[str, bytes]) -> None:
-        """Remember what was made, and which outputs no longer exist."""
-        outputs = set(self.pages) | self.extra_paths
-        outcome.removed = set(self.written) - outputs
-        for path in outcome.removed:
-            del self.written[path]
+    def conclude(self, outcome: Outcome, digests: dict[str, bytes], extras: bool) -> None:
+        """Remember what was made, and which outputs no longer exist (only pages or extras made again can go)."""
+        if self.pages_changed or extras:
+            outputs = set(self.pages) | self.extra_paths
+            outcome.removed = set(self.written) - outputs
+            for path in outcome.removed:
+                del self.written[path]
+            self.page_paths = set(self.pages)
         self.written.update(digests)
-        self.page_paths = set(self.pages)
         self.rendered, self.pending, self.extras_pending = self.site, set(), False
 
     def update(self, paths: Iterable[str], previous: Path | None = None) -> Outcome:
@@ -380,26 +416,13 @@ class Session:
         outcome.seconds = time.perf_counter() - started
         return outcome
 
-    def published_intact(self, out: Path) -> bool:
-        """Tell whether out still holds exactly the files the last build published there."""
-        if self.published is None or self.published[0] != str(out.resolve()):
-            return False
-        for path, expected in self.published[1].items():
-            try:
-                stat = (out / path).stat()
-            except OSError:
-                return False
-            if (stat.st_size, stat.st_mtime_ns) != expected:
-                return False
-        return set(self.published[1]) == set(self.written)
-
     def up_to_date(self) -> bool:
         """Tell whether nothing changed since the last render."""
         return self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
 
     def __getstate__(self) -> dict:
         """Keep everything but the renderer and its page functions, which are made again on demand."""
-        return {**self.__dict__, "renderer": None, "pages": {}}
+        return {**self.__dict__, "renderer": None, "pages": {}, "other_pages": None}
 
 
 _JOB: tuple[Session, Path, Path | None] | None = None  # what forked workers render: set just before forking
@@ -441,19 +464,52 @@ def render_pages(session: Session, paths: list[str], folder: Path, previous: Pat
     return digests
 
 
-def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str | None = None, use_cache: bool = True) -> tuple[Session, Path | None]:
+@dataclass
+class Summary:
+    """What a build leaves for the next one to check quickly: its inputs, its output files and problems."""
+
+    inputs: dict[str, bytes]  # digest of every input file
+    published: tuple[str, dict[str, tuple[int, int]]]  # where it went, and each file's size and time
+    problems: list[Problem]
+
+
+def intact(published: tuple[str, dict[str, tuple[int, int]]] | None, out: Path) -> bool:
+    """Tell whether out still holds exactly the files a build published there, as it left them."""
+    if published is None or published[0] != str(out.resolve()):
+        return False
+    for path, expected in published[1].items():
+        try:
+            stat = (out / path).stat()
+        except OSError:
+            return False
+        if (stat.st_size, stat.st_mtime_ns) != expected:
+            return False
+    return True
+
+
+def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, dict[str, bytes]]:
+    """Return the last build's summary when no input changed since and out is as it left it (there
+    is nothing to do), and the digests of the inputs as they are now."""
+    inputs = scan_inputs(root)
+    summary = cache.load(cache.state_file(root, options, "summary"))
+    if isinstance(summary, Summary) and summary.inputs == inputs and intact(summary.published, out):
+        return summary, inputs
+    return None, inputs
+
+
+def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str | None = None, use_cache: bool = True,
+                 inputs: dict[str, bytes] | None = None) -> tuple[Session, Path | None]:
     """Return a session for building root into out, brought up to date, and the folder holding its
     last output (None when everything must be rendered): restored from the cache when the last build
-    used the same code and options, else loaded afresh."""
-    state = cache.state_file(root, (portable, base_url))
-    session = cache.load(state) if use_cache else None
+    used the same code and options, else loaded afresh. inputs are the input digests, if known."""
+    session = cache.load(cache.state_file(root, (portable, base_url))) if use_cache else None
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.root = root
-        changed = session.changed_inputs()
+        changed = session.changed_inputs(inputs)
         if changed and session.refresh(changed):
             session.link(None if session.relink_all else session.unlinked)
-        previous = out if session.published_intact(out) else None
+        previous = out if intact(session.published, out) and set(session.published[1]) == set(session.written) else None  # type: ignore[index]
     else:
         session = Session(root, portable=portable, base_url=base_url)
         session.load()
@@ -462,7 +518,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
 
 
 def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
-    """Note what the build published, and keep the session for the next build."""
+    """Note what the build published, and keep the session (and a summary of it) for the next build."""
     files = {}
     for path in session.written:
         stat = (out / path).stat()
@@ -471,4 +527,7 @@ def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
     if session.body_cache is not None:
         session.body_cache.close()
     if use_cache:
-        cache.save(cache.state_file(session.root, (session.portable, session.base_url)), session)
+        options = (session.portable, session.base_url)
+        cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
+        cache.save(cache.state_file(session.root, options), session)
+        cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs, session.published, session.problems))

@@ -224,3 +224,24 @@ def test_the_browser_follows_saves_and_errors_without_a_manual_reload(make_site,
         edit(root, PERSON, "See [[aid-convoi]].", "See [[aid-convoy]].")
         shown(page, "Torres drove a blue truck.")
         assert page.title().startswith("Jorge Torres")
+
+
+def test_serve_starts_from_an_up_to_date_build_and_never_writes_site_or_content(make_site):
+    from dossier.pipeline import build
+
+    root = make_site()
+    build(root, root / "site")
+
+    def snapshot(folder: Path) -> dict[str, tuple[int, int, bytes]]:
+        return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns, p.read_bytes()) for p in folder.rglob("*") if p.is_file()}
+
+    site = snapshot(root / "site")
+    with serving(root) as server:
+        assert re.search(r"built the preview: rendered 0 pages, \d+ files", "\n".join(server.seen)), server.seen
+        assert server.get("/pagefind/pagefind.js")[0] == 200  # the search index came along too
+        edit(root, PERSON, "Torres drove a truck.", "Torres drove a green truck.")
+        server.wait_for(r"rendered 1 page")
+        assert b"a green truck" in server.get("/people/jorge-torres/")[1]
+        content = snapshot(root / "content")
+    assert snapshot(root / "site") == site
+    assert snapshot(root / "content") == content

@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 from conftest import copy_project
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dossier.pipeline import load
 from dossier.render import Renderer
@@ -119,3 +121,36 @@ def test_edits_to_the_real_documentary(tmp_path):
         ("content/sources/npr-adrift.yaml", "outlet: NPR", "outlet: National Public Radio"),
     ]:
         mirror.edit(path, re.escape(old), new, path)
+
+
+PERSON_VARIANTS = [
+    None,  # deleted
+    "---\nname: Jorge Torres\nsummary: A sergeant.\nplaces: [cucuta]\n---\nTorres drove a truck.[@ap \"drove an armoured truck across the bridge\"] See [[aid-convoy]].\n",
+    "---\nname: Jorge Torres\nsummary: A sergeant.\n---\nTorres spoke.[@ap \"Torres said\"] See [[jose-gomez]] and [[cucuta]].\n",
+    "---\nname: Sgt. Torres\nsummary: A driver.\naffiliations: [guard]\n---\nHe drove.[@ap \"across the bridge\"][@ap \"Torres said\"]\n",
+    "---\nname: Jorge Torres\nsummary: [broken\n---\nText.\n",
+]
+EVENT_VARIANTS = [
+    "---\ntitle: Aid convoy\ndate: 2019-02-23\npeople: [jorge-torres]\nplaces: [cucuta]\nsummary: The convoy.\n---\nTorres spoke.[@ap \"We're going to change history\"]\n",
+    "---\ntitle: Aid convoy blocked\ndate: 2019-02~\npeople: [jose-gomez]\ntags: [aid]\nsummary: The convoy.\n---\nIt was blocked.[@ap \"across the bridge\"] See [[jorge-torres]].\n",
+    "---\ntitle: Aid convoy\ndate: 2019-03-01\npeople: [jorge-torres, jose-gomez]\ngroups: [guard]\nsummary: The convoy.\n---\nTorres spoke.[@ap \"Torres said\"]\n",
+]
+PLACE_VARIANTS = [
+    "---\nname: Cúcuta\nsummary: A border city.\n---\nA city.[@ap \"across the bridge\"]\n",
+    "---\nname: Cucuta\nsummary: A city.\n---\nA city near [[aid-convoy]].[@ap \"across the bridge\"]\n",
+]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["person", "event", "place"]), st.integers(0, 4)), min_size=1, max_size=3))
+def test_any_sequence_of_edits_gives_what_a_full_build_gives(make_site, edits):
+    mirror = Mirror(make_site(EXTRA))
+    files = {"person": ("content/people/jorge-torres.md", PERSON_VARIANTS), "event": ("content/events/aid-convoy.md", EVENT_VARIANTS),
+             "place": ("content/places/cucuta.md", PLACE_VARIANTS)}
+    for which, number in edits:
+        path, variants = files[which]
+        text = variants[number % len(variants)]
+        if text is None:
+            mirror.edit(path, None, None, f"{which} deleted") if (mirror.root / path).exists() else None
+        else:
+            mirror.edit(path, None, text, f"{which} variant {number % len(variants)}")

@@ -1,0 +1,225 @@
+"""Benchmark dossier against the floor, on synthetic projects of 1,000 and 10,000 entities.
+
+Every figure is the median of several runs, each in a fresh process, and is also given as a ratio
+to the floor (benchmarks/floor.py) measured in the same run:
+
+- cold build (no cache), warm build (nothing changed), warm build after one file changed;
+- in `serve`: from a file write to the rebuild being done, and to the browser showing the change
+  (Playwright driving Debian's chromium), for an edit of a person's prose;
+- peak memory of the build (the sum over its processes of the proportional set size, sampled).
+
+    python benchmarks/run.py [--sizes 1000 10000] [--runs 3] [--no-browser]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import queue
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROJECT = HERE.parent
+OUT = HERE / "out"
+PYTHON = sys.executable
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+def descendants(pid: int) -> list[int]:
+    """Return a process and all its descendants (from each process's list of children)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo += [int(child) for child in task.read_text().split()]
+            except OSError:
+                pass
+    return found
+
+
+def memory(pid: int) -> int:
+    """Return the proportional set size of a process tree, in bytes."""
+    total = 0
+    for member in descendants(pid):
+        try:
+            for line in Path(f"/proc/{member}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def timed(command: list[str]) -> tuple[float, int]:
+    """Run a command; return its wall time and the peak memory of its process tree."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, memory(process.pid))
+        time.sleep(0.1)  # sampling costs a little CPU, which the build on two cores feels
+    seconds = time.perf_counter() - started
+    if process.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed:\n{process.stderr.read()[-3000:]}")
+    return seconds, peak
+
+
+def project(size: int) -> Path:
+    """Generate (once) the synthetic project of this size."""
+    root = OUT / f"project-{size}"
+    if not (root / "content").is_dir():
+        subprocess.run([PYTHON, str(HERE / "generate.py"), str(size), str(root)], check=True)
+    return root
+
+
+def person_file(root: Path) -> Path:
+    """Return the content file that the edits change: the first person."""
+    return sorted((root / "content/people").glob("*.md"))[0]
+
+
+def change(file: Path, number: int) -> str:
+    """Change one sentence of a person's prose; return a phrase that only the new version shows."""
+    marker = f"Edited sentence number {number} here"
+    text = re.sub(r"\nEdited sentence number \d+ here\.\n", "\n", file.read_text(encoding="utf-8"))
+    first = text.index("\n\n", text.index("---", 3))
+    file.write_text(text[:first] + f"\n{marker}.\n" + text[first:], encoding="utf-8")
+    return marker
+
+
+def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
+    """Time floor, cold, warm and warm-after-one-change builds."""
+    site = root / "site"  # where `make serve` then finds it, as after `make build`
+    build = [PYTHON, str(PROJECT / "build.py"), "build", "--source", str(root), "--out", str(site)]
+    result: dict[str, list[tuple[float, int]]] = {"floor": [], "cold": [], "warm": [], "one change": []}
+    for run in range(runs):
+        shutil.rmtree(OUT / "floor", ignore_errors=True)
+        result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")]))
+        shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
+        shutil.rmtree(site, ignore_errors=True)
+        result["cold"].append(timed(build))
+        result["warm"].append(timed(build))
+        change(person_file(root), run)
+        result["one change"].append(timed(build))
+        print(f"  run {run + 1}: " + ", ".join(f"{name} {values[-1][0]:.2f} s" for name, values in result.items()), flush=True)
+    return result
+
+
+def serving(root: Path, runs: int, browser: bool) -> tuple[list[float], list[float], int]:
+    """Time a save to the rebuild being done and to the browser showing it; return those and peak memory."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([PYTHON, str(PROJECT / "build.py"), "serve", "--source", str(root), "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    lines: queue.Queue[tuple[float, str]] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put((time.perf_counter(), line)) for line in process.stdout], daemon=True).start()
+
+    def wait(pattern: str, timeout: float = 600) -> float:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            try:
+                when, line = lines.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if re.search(pattern, line):
+                return when
+        raise SystemExit(f"serve never printed {pattern!r}")
+
+    rebuild, shown, peak = [], [], 0
+    try:
+        wait(r"^serving ")
+        file = person_file(root)
+        url = f"http://127.0.0.1:{port}/people/{file.stem}/"
+        page = context = None
+        if browser:
+            from playwright.sync_api import sync_playwright
+
+            playwright = sync_playwright().start()
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            page = chromium.new_page()
+            page.goto(url)
+            page.wait_for_function("() => window.LiveReload && LiveReload.connector && LiveReload.connector.protocol > 0")
+        for number in range(runs * 3):
+            time.sleep(0.5)  # let the previous reload settle
+            started = time.perf_counter()
+            marker = change(file, 1000 + number)
+            rebuild.append(wait(r"rendered \d+ page") - started)
+            if page is not None:
+                while True:
+                    try:
+                        if marker in page.evaluate("document.body ? document.body.innerText : ''"):
+                            break
+                    except Exception:
+                        pass
+                    if time.perf_counter() - started > 30:
+                        raise SystemExit("the browser never showed the change")
+                shown.append(time.perf_counter() - started)
+            peak = max(peak, memory(process.pid))
+        if page is not None:
+            chromium.close()
+            playwright.stop()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    return rebuild, shown, peak
+
+
+def machine() -> str:
+    """Describe the machine: cores and processor."""
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), platform.processor())
+    memory_total = next((int(line.split()[1]) // 1024 for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")), 0)
+    return f"{os.cpu_count()} cores ({model}), {memory_total} MB RAM, Python {platform.python_version()}, {platform.system()} {platform.release()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-browser", action="store_true")
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    report = [f"Machine: {machine()}; {time.strftime('%Y-%m-%d')}", "",
+              "| entities | floor | cold build | warm, no change | warm, one change | serve: save → rebuilt | serve: save → browser | peak memory (build) | peak memory (serve) |",
+              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    details: list[str] = []
+    for size in args.sizes:
+        root = project(size)
+        print(f"{size} entities ({root})", flush=True)
+        result = builds(root, args.runs)
+        rebuild, shown, serve_peak = serving(root, args.runs, not args.no_browser)
+        breakdown = subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root)], capture_output=True, text=True, check=True).stdout
+        print(breakdown, flush=True)
+        details.append(f"{size:,} entities, one core: " + "; ".join(breakdown.strip().splitlines()) + ".")
+        floor = statistics.median(s for s, _ in result["floor"])
+
+        def cell(seconds: float) -> str:
+            return f"{seconds:.2f} s ({seconds / floor:.2f}×)" if seconds >= 1 else f"{seconds * 1000:.0f} ms ({seconds / floor:.3f}×)"
+
+        median = {name: statistics.median(s for s, _ in values) for name, values in result.items()}
+        build_peak = max(m for name in ("cold", "warm", "one change") for _, m in result[name])
+        report.append(
+            f"| {size:,} | {median['floor']:.2f} s (1×) | {cell(median['cold'])} | {cell(median['warm'])} | {cell(median['one change'])} "
+            f"| {cell(statistics.median(rebuild))} | {cell(statistics.median(shown)) if shown else 'not measured'} "
+            f"| {build_peak / 2**20:.0f} MB (floor {max(m for _, m in result['floor']) / 2**20:.0f} MB) | {serve_peak / 2**20:.0f} MB |"
+        )
+        print("\n".join(report), flush=True)
+    report += ["", "Where a cold build's time goes (benchmarks/breakdown.py):", ""] + [f"- {line}" for line in details]
+    print("\n".join(report), flush=True)
+    (OUT / "results.md").write_text("\n".join(report) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
