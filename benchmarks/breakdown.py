@@ -8,6 +8,7 @@ search indexer over the pages; prints seconds per group and the pages' total siz
 
 from __future__ import annotations
 
+import resource
 import shutil
 import sys
 import tempfile
@@ -56,9 +57,11 @@ def main(root: Path) -> None:
         print(f"data exports and static files: {time.perf_counter() - began:.2f} s")
         for name in sorted(seconds, key=seconds.get, reverse=True):
             print(f"{name}: {counts[name]} pages, {sizes[name] / 2**20:.0f} MB, {seconds[name]:.2f} s ({1000 * seconds[name] / counts[name]:.1f} ms a page)")
+        print(f"memory of this process so far (peak resident set): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
         began = time.perf_counter()
         index_site(folder)
-        print(f"search index (Pagefind): {time.perf_counter() - began:.2f} s")
+        used = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+        print(f"search index (Pagefind): {time.perf_counter() - began:.2f} s, {used} MB")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import html
 import mimetypes
+import multiprocessing
 import os
 import shutil
 import signal
@@ -69,6 +70,8 @@ class Preview:
         self.search_timer: object | None = None
         self.search_thread: threading.Thread | None = None
         self.search_failed = False
+        self.index_stale = False  # pages changed since the search index was made
+        self.indexer: multiprocessing.process.BaseProcess | None = None
         self.broken = False
 
     def start(self) -> None:
@@ -85,6 +88,8 @@ class Preview:
             return
         if previous is not None and (site / "pagefind").is_dir():  # its search index fits those pages
             carry_over(site, self.folder, [Path(folder, name).relative_to(site).as_posix() for folder, _, names in os.walk(site / "pagefind") for name in names])
+        else:
+            self.index_stale = True
         pages = outcome.rendered
         print(f"built the preview: rendered {pages} page{'s' * (pages != 1)}, {len(self.session.written)} files in {time.perf_counter() - started:.2f} s", flush=True)
         self.audit()
@@ -136,13 +141,15 @@ class Preview:
             update_in_place(self.folder, outcome.files, outcome.removed)
             pages = outcome.rendered
             print(f"{what}: rendered {pages} page{'s' * (pages != 1)}, wrote {len(outcome.files)} file{'s' * (len(outcome.files) != 1)} in {outcome.seconds * 1000:.0f} ms", flush=True)
+        if outcome.files or outcome.removed:
+            self.index_stale = True
         if errors or self.errors or outcome.files or outcome.removed:
             self.errors = errors
             self.build += 1
             reload_browsers()
 
     def audit(self) -> None:
-        """Print editorial warnings that are new, then refresh the search index."""
+        """Print editorial warnings that are new, then bring the search index up to date."""
         self.audit_timer = None
         if self.session.audit_due:
             self.session.audit()
@@ -151,26 +158,50 @@ class Preview:
             if new:
                 print_problems(sorted(new))
             self.warnings = warnings
-        if not self.errors:
+        if not self.errors and self.index_stale:
             self.search_timer = IOLoop.current().call_later(SEARCH_DELAY, self.index)
 
     def index(self) -> None:
-        """Bring the search index up to date in the background (Pagefind is a separate program)."""
+        """Bring the search index up to date in the background, at low priority: Pagefind reads
+        every page, and rebuilds should not wait for it."""
         self.search_timer = None
         if self.search_failed or (self.search_thread and self.search_thread.is_alive()):
             return
+        self.index_stale = False
+        loop = IOLoop.current()
+        indexer = multiprocessing.get_context("fork").Process(target=index_quietly, args=(self.folder,), daemon=True)
+        indexer.start()  # forked from the event loop's thread, not from a helper thread
+        self.indexer = indexer
 
         def run() -> None:
-            from .search import index_site
-
-            try:
-                index_site(self.folder)
-            except UsageError as error:
-                print(f"dossier: search stays out of date in the preview: {error}", file=sys.stderr)
+            indexer.join()
+            if indexer.exitcode != 0:
+                print("dossier: the search index of the preview could not be brought up to date; is pagefind installed?", file=sys.stderr)
                 self.search_failed = True
+            elif self.index_stale:  # pages changed while it ran
+                loop.add_callback(self.index)
 
         self.search_thread = threading.Thread(target=run, daemon=True)
         self.search_thread.start()
+
+
+    def stop(self) -> None:
+        """Stop a search indexing that is still running (it and the Pagefind it started)."""
+        if self.indexer is not None and self.indexer.is_alive():
+            try:
+                os.killpg(self.indexer.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            self.indexer.join(5)
+
+
+def index_quietly(folder: Path) -> None:
+    """Index a folder for search at the lowest CPU priority, in a child process leading its own group."""
+    from .search import index_site
+
+    os.setsid()  # so that stopping the preview stops Pagefind too
+    os.nice(19)
+    index_site(folder)
 
 
 def reload_browsers() -> None:
@@ -334,7 +365,7 @@ def free_port(host: str, port: int) -> bool:
     return True
 
 
-def stop(signum: int, frame: object) -> None:
+def interrupt(signum: int, frame: object) -> None:
     """Stop serving on SIGTERM as on Ctrl+C, so that the preview folder is removed."""
     raise KeyboardInterrupt
 
@@ -347,10 +378,10 @@ def serve(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
         other = next((p for p in range(port + 1, port + 50) if p < 65536 and free_port(host, p)), None)
         suggestion = f"; try --port {other}" if other else ""
         raise UsageError(f"port {port} on {host} is already in use{suggestion}")
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, interrupt)
     folder = Path(tempfile.mkdtemp(prefix="dossier-preview-"))
+    preview = Preview(root, folder)
     try:
-        preview = Preview(root, folder)
         preview.start()
 
         def ready() -> None:  # livereload starts the watcher once it listens
@@ -360,5 +391,6 @@ def serve(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
         server = PreviewServer(preview, Trigger(ready))
         server.serve(port=port, host=host, root=str(folder), open_url_delay=None)
     finally:
+        preview.stop()
         shutil.rmtree(folder, ignore_errors=True)
     return 0

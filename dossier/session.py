@@ -162,7 +162,8 @@ class Session:
         files, self.listing = content_files(self.root)
         self.entries = {}
         for file in files:
-            self.read_entry(file.relative_to(self.root).as_posix())
+            relative = file.relative_to(self.root).as_posix()
+            self.read_entry(relative, self.inputs.get(relative))
         self.read_seeds()
         self.pending = EVERYTHING
         self.link(None)
@@ -172,9 +173,9 @@ class Session:
         self.link_site(keys)
         self.unlinked, self.relink_all, self.relisted = set(), False, False
 
-    def read_entry(self, relative: str) -> bool:
-        """Read and validate one content file if its bytes changed; return whether they did."""
-        data = file_digest(self.root / relative)
+    def read_entry(self, relative: str, data: bytes | None = None) -> bool:
+        """Read and validate one content file if its bytes changed (data: their digest, if known); return whether they did."""
+        data = data or file_digest(self.root / relative)
         before = self.entries.get(relative)
         if before is not None and data is not None and before.digest == data:
             return False

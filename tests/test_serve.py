@@ -245,3 +245,17 @@ def test_serve_starts_from_an_up_to_date_build_and_never_writes_site_or_content(
         content = snapshot(root / "content")
     assert snapshot(root / "site") == site
     assert snapshot(root / "content") == content
+
+
+def test_the_search_index_catches_up_after_edits(make_site):
+    root = make_site()
+    with serving(root) as server:
+        deadline = time.monotonic() + 30
+        while server.get("/pagefind/pagefind-entry.json")[0] != 200:  # made in the background after start
+            assert time.monotonic() < deadline, "no search index"
+            time.sleep(0.1)
+        before = server.get("/pagefind/pagefind-entry.json")[1]
+        edit(root, PERSON, "Torres drove a truck.", "Torres drove a truck full of searchable marmalade.")
+        while server.get("/pagefind/pagefind-entry.json")[1] == before:
+            assert time.monotonic() < deadline, "the search index never caught up"
+            time.sleep(0.1)

@@ -151,6 +151,7 @@ def test_any_sequence_of_edits_gives_what_a_full_build_gives(make_site, edits):
         path, variants = files[which]
         text = variants[number % len(variants)]
         if text is None:
-            mirror.edit(path, None, None, f"{which} deleted") if (mirror.root / path).exists() else None
+            if (mirror.root / path).exists():
+                mirror.edit(path, None, None, f"{which} deleted")
         else:
             mirror.edit(path, None, text, f"{which} variant {number % len(variants)}")
