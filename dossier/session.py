@@ -13,6 +13,7 @@ import gc
 import hashlib
 import multiprocessing
 import os
+import signal
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -456,13 +457,19 @@ def render_pages(session: Session, paths: list[str], folder: Path, previous: Pat
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
     digests: dict[str, bytes] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=quiet_worker) as pool:
             for part in pool.imap_unordered(render_chunk, chunks):
                 digests.update(part)
     finally:
         gc.unfreeze()
         _JOB = None
     return digests
+
+
+def quiet_worker() -> None:
+    """Let pool workers die quietly: the pool stops them with SIGTERM, and Ctrl+C is the parent's to handle."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass
