@@ -52,7 +52,7 @@ def main(root: Path) -> None:
             sizes[kind(path)] += len(data)
             write_into(folder, {path: data})
         began = time.perf_counter()
-        extras = session.make_extras({path: (folder / path).read_bytes() for path in session.pages})
+        extras = session.make_extras(dict.fromkeys(session.pages, b""))  # only a portable build reads the pages
         write_into(folder, extras)
         print(f"data exports and static files: {time.perf_counter() - began:.2f} s")
         for name in sorted(seconds, key=seconds.get, reverse=True):

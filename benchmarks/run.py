@@ -117,6 +117,15 @@ def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
     return result
 
 
+def floors(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
+    """Time only the floor (for a run that measures only serve)."""
+    result: dict[str, list[tuple[float, int]]] = {"floor": [], "cold": [], "warm": [], "one change": []}
+    for _ in range(runs):
+        shutil.rmtree(OUT / "floor", ignore_errors=True)
+        result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")]))
+    return result
+
+
 def serving(root: Path, runs: int, browser: bool) -> tuple[list[float], list[float], int]:
     """Time a save to the rebuild being done and to the browser showing it; return those and peak memory."""
     with socket.socket() as probe:
@@ -189,6 +198,7 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--serve-only", action="store_true", help="measure only the floor and serve (the project must have been built)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     report = [f"Machine: {machine()}; {time.strftime('%Y-%m-%d')}", "",
@@ -198,18 +208,21 @@ def main() -> None:
     for size in args.sizes:
         root = project(size)
         print(f"{size} entities ({root})", flush=True)
-        result = builds(root, args.runs)
+        result = floors(root, args.runs) if args.serve_only else builds(root, args.runs)
         rebuild, shown, serve_peak = serving(root, args.runs, not args.no_browser)
-        breakdown = subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root)], capture_output=True, text=True, check=True).stdout
-        print(breakdown, flush=True)
-        details.append(f"{size:,} entities, one core: " + "; ".join(breakdown.strip().splitlines()) + ".")
+        if not args.serve_only:
+            breakdown = subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root)], capture_output=True, text=True, check=True).stdout
+            print(breakdown, flush=True)
+            details.append(f"{size:,} entities, one core: " + "; ".join(breakdown.strip().splitlines()) + ".")
         floor = statistics.median(s for s, _ in result["floor"])
 
         def cell(seconds: float) -> str:
+            if seconds != seconds:  # not measured in this run
+                return "–"
             return f"{seconds:.2f} s ({seconds / floor:.2f}×)" if seconds >= 1 else f"{seconds * 1000:.0f} ms ({seconds / floor:.3f}×)"
 
-        median = {name: statistics.median(s for s, _ in values) for name, values in result.items()}
-        build_peak = max(m for name in ("cold", "warm", "one change") for _, m in result[name])
+        median = {name: statistics.median(s for s, _ in values) if values else float("nan") for name, values in result.items()}
+        build_peak = max((m for name in ("cold", "warm", "one change") for _, m in result[name]), default=0)
         report.append(
             f"| {size:,} | {median['floor']:.2f} s (1×) | {cell(median['cold'])} | {cell(median['warm'])} | {cell(median['one change'])} "
             f"| {cell(statistics.median(rebuild))} | {cell(statistics.median(shown)) if shown else 'not measured'} "
@@ -218,7 +231,7 @@ def main() -> None:
         print("\n".join(report), flush=True)
     report += ["", "Where a cold build's time goes (benchmarks/breakdown.py):", ""] + [f"- {line}" for line in details]
     print("\n".join(report), flush=True)
-    (OUT / "results.md").write_text("\n".join(report) + "\n", encoding="utf-8")
+    (OUT / ("results-serve.md" if args.serve_only else "results.md")).write_text("\n".join(report) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from .schema import Event, Person, Record
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent
 BODY_CODE = ("markup.py", "render.py", "passages.py")  # what turns a body into HTML
+NOT_BUILD_CODE = ("serve.py", "watch.py", "cli.py")  # the preview and the command line: they change no built file
 LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
 MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled
 
@@ -42,7 +43,7 @@ def code_version(names: tuple[str, ...] | None = None) -> str:
         except metadata.PackageNotFoundError:
             pass
     for path in sorted(PACKAGE.glob("*.py")):
-        if names is None or path.name in names:
+        if names is None and path.name not in NOT_BUILD_CODE or names is not None and path.name in names:
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()
 

@@ -12,6 +12,7 @@ socket connects, and is reloaded at once if that build is out of date.
 from __future__ import annotations
 
 import errno
+import gc
 import html
 import mimetypes
 import multiprocessing
@@ -19,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import threading
@@ -71,7 +73,7 @@ class Preview:
         self.search_thread: threading.Thread | None = None
         self.search_failed = False
         self.index_stale = False  # pages changed since the search index was made
-        self.indexer: multiprocessing.process.BaseProcess | None = None
+        self.indexer: subprocess.Popen | None = None
         self.broken = False
 
     def start(self) -> None:
@@ -92,6 +94,7 @@ class Preview:
             self.index_stale = True
         pages = outcome.rendered
         print(f"built the preview: rendered {pages} page{'s' * (pages != 1)}, {len(self.session.written)} files in {time.perf_counter() - started:.2f} s", flush=True)
+        gc.freeze()  # the loaded site lives on: the collector need not walk it again (nor copy it into forks)
         self.audit()
 
     def saved(self, paths: set[str]) -> None:
@@ -126,10 +129,13 @@ class Preview:
             self.broken = True
         if outcome.changed:
             self.apply(outcome, ", ".join(sorted(paths)[:3]) + (" ..." if len(paths) > 3 else ""))
+        gc.collect()  # only what this rebuild made: the rest is frozen
+        gc.freeze()
         loop = IOLoop.current()
         for timer in (self.audit_timer, self.search_timer):
             if timer is not None:
                 loop.remove_timeout(timer)
+        self.search_timer = None
         self.audit_timer = loop.call_later(AUDIT_DELAY, self.audit)
 
     def apply(self, outcome: Outcome, what: str) -> None:
@@ -149,34 +155,62 @@ class Preview:
             reload_browsers()
 
     def audit(self) -> None:
-        """Print editorial warnings that are new, then bring the search index up to date."""
+        """Work out the editorial warnings in a forked process, so that a save arriving meanwhile is
+        rebuilt at once (at 10,000 records the audit takes most of a second); then print the new ones."""
         self.audit_timer = None
-        if self.session.audit_due:
-            self.session.audit()
-            warnings = {p for p in self.session.problems if p.severity == "warning"}
-            new = warnings - self.warnings
-            if new:
-                print_problems(sorted(new))
-            self.warnings = warnings
-        if not self.errors and self.index_stale:
+        loop = IOLoop.current()
+        if not self.session.audit_due:
+            self.audited()
+            return
+        site = self.session.site
+        context = multiprocessing.get_context("fork")
+        reader, writer = context.Pipe(duplex=False)
+        auditor = context.Process(target=audit_into, args=(site, writer), daemon=True)
+        auditor.start()
+        writer.close()
+
+        def done(fd: int, events: int) -> None:
+            loop.remove_handler(fd)
+            try:
+                warnings = reader.recv()
+            except (EOFError, OSError):
+                warnings = None
+            reader.close()
+            auditor.join()
+            if warnings is not None and self.session.site is site:  # not overtaken by another save
+                self.session.audited(warnings)
+                self.audited()
+
+        loop.add_handler(reader.fileno(), done, IOLoop.READ)
+
+    def audited(self) -> None:
+        """Print the warnings that are new, then bring the search index up to date."""
+        warnings = {p for p in self.session.problems if p.severity == "warning"}
+        new = warnings - self.warnings
+        if new:
+            print_problems(sorted(new))
+        self.warnings = warnings
+        if not self.errors and self.index_stale and self.search_timer is None:
             self.search_timer = IOLoop.current().call_later(SEARCH_DELAY, self.index)
 
     def index(self) -> None:
         """Bring the search index up to date in the background, at low priority: Pagefind reads
-        every page, and rebuilds should not wait for it."""
+        every page, and rebuilds should not wait for it. A fresh process, not a fork of this one,
+        so that this process's memory is not shared (and copied page by page) while it runs."""
         self.search_timer = None
         if self.search_failed or (self.search_thread and self.search_thread.is_alive()):
             return
         self.index_stale = False
         loop = IOLoop.current()
-        indexer = multiprocessing.get_context("fork").Process(target=index_quietly, args=(self.folder,), daemon=True)
-        indexer.start()  # forked from the event loop's thread, not from a helper thread
-        self.indexer = indexer
+        package = str(Path(__file__).resolve().parent.parent)
+        code = f"import os, sys; os.nice(19); sys.path.insert(0, {package!r}); from pathlib import Path; from dossier.search import index_site; index_site(Path({str(self.folder)!r}))"
+        self.indexer = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
         def run() -> None:
-            indexer.join()
-            if indexer.exitcode != 0:
-                print("dossier: the search index of the preview could not be brought up to date; is pagefind installed?", file=sys.stderr)
+            assert self.indexer is not None
+            _, error = self.indexer.communicate()
+            if self.indexer.returncode not in (0, -signal.SIGTERM):
+                print(f"dossier: the search index of the preview could not be brought up to date: {error.decode(errors='replace').strip()[-300:]}", file=sys.stderr)
                 self.search_failed = True
             elif self.index_stale:  # pages changed while it ran
                 loop.add_callback(self.index)
@@ -184,24 +218,21 @@ class Preview:
         self.search_thread = threading.Thread(target=run, daemon=True)
         self.search_thread.start()
 
-
     def stop(self) -> None:
         """Stop a search indexing that is still running (it and the Pagefind it started)."""
-        if self.indexer is not None and self.indexer.is_alive():
+        if self.indexer is not None and self.indexer.poll() is None:
             try:
                 os.killpg(self.indexer.pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
-            self.indexer.join(5)
+            self.indexer.wait(5)
 
 
-def index_quietly(folder: Path) -> None:
-    """Index a folder for search at the lowest CPU priority, in a child process leading its own group."""
-    from .search import index_site
+def audit_into(site: object, writer: object) -> None:
+    """Send a site's editorial warnings down a pipe (in a forked child process)."""
+    from .audit import audit
 
-    os.setsid()  # so that stopping the preview stops Pagefind too
-    os.nice(19)
-    index_site(folder)
+    writer.send(audit(site))  # type: ignore[attr-defined, arg-type]
 
 
 def reload_browsers() -> None:

@@ -313,9 +313,13 @@ class Session:
         if not self.audit_due or self.site is None:
             return []
         warnings = audit(self.site)
+        self.audited(warnings)
+        return warnings
+
+    def audited(self, warnings: list[Problem]) -> None:
+        """Add editorial warnings worked out for the current site (perhaps by another process)."""
         self.problems = sorted(self.problems + warnings)
         self.audit_due = False
-        return warnings
 
     # Rendering
 
