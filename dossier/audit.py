@@ -13,8 +13,9 @@ import unicodedata
 
 from .link import Site
 from .markup import CITATION, has_flag, paragraphs
+from .passages import SeedText
 from .problems import Problem
-from .schema import Source
+from .schema import Record, Source
 from .slug import fold_id
 
 AUDITED = ("people", "events", "places", "groups")
@@ -26,31 +27,39 @@ NAME_WITH_AGE = re.compile(rf"\b({NAME_WORD}), \d{{1,2}}\b")
 
 def uncited_paragraphs(site: Site) -> list[Problem]:
     """Warn about each prose paragraph (or list item) without a citation."""
-    problems = []
-    for kind in AUDITED:
-        for record in site.records[kind].values():
-            for line, text in paragraphs(record.body, record.body_line):
-                if not CITATION.search(text):
-                    problems.append(Problem(record.path, line, 0, "warning", "paragraph cites no source: add [@source-id \"quote\"]"))
-    return problems
+    return [p for kind in AUDITED for record in site.records[kind].values() for p in uncited_in(record)]
+
+
+def uncited_in(record: Record) -> list[Problem]:
+    """Warn about each paragraph of one record's body that cites nothing."""
+    return [
+        Problem(record.path, line, 0, "warning", "paragraph cites no source: add [@source-id \"quote\"]")
+        for line, text in paragraphs(record.body, record.body_line) if not CITATION.search(text)
+    ]
+
+
+def derivatives_of(site: Site) -> dict[str, str]:
+    """Return each derivative source's id with the id of its original."""
+    return {sid: s.derived_from for sid, s in site.records["sources"].items() if getattr(s, "derived_from", None)}  # type: ignore[attr-defined]
 
 
 def derivative_only_paragraphs(site: Site) -> list[Problem]:
     """Warn about paragraphs supported only by derivative sources without a `sole` marker."""
-    sources = site.records["sources"]
+    derivatives = derivatives_of(site)
+    return [p for record in site.all_records() if not isinstance(record, Source) for p in derivative_only_in(record, derivatives)]
+
+
+def derivative_only_in(record: Record, derivatives: dict[str, str]) -> list[Problem]:
+    """Warn about the paragraphs of one record that only derivatives support (derivative id -> original id)."""
     problems = []
-    for record in site.all_records():
-        body, first = record.body, record.body_line
-        if isinstance(record, Source):
+    for line, text in paragraphs(record.body, record.body_line):
+        cited = [(m[1], has_flag(m, "sole")) for m in CITATION.finditer(text)]
+        if not cited or any(sole for _, sole in cited):
             continue
-        for line, text in paragraphs(body, first):
-            cited = [(m[1], has_flag(m, "sole")) for m in CITATION.finditer(text)]
-            if not cited or any(sole for _, sole in cited):
-                continue
-            derived = [sid for sid, _ in cited if sid in sources and getattr(sources[sid], "derived_from", None)]
-            if len(derived) == len(cited):
-                originals = sorted({sources[sid].derived_from for sid in derived})  # type: ignore[attr-defined]
-                problems.append(Problem(record.path, line, 0, "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it"))
+        derived = [sid for sid, _ in cited if sid in derivatives]
+        if len(derived) == len(cited):
+            originals = sorted({derivatives[sid] for sid in derived})
+            problems.append(Problem(record.path, line, 0, "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it"))
     return problems
 
 
@@ -77,20 +86,37 @@ def names_in_text(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def uncovered_names(site: Site) -> list[Problem]:
-    """Warn about names in the stored articles that no record's name or alias covers."""
+def known_names(site: Site) -> list[str]:
+    """Return every name and alias of a person, place or group, and the site's not_people."""
     known: list[str] = []
     for kind in ("people", "places", "groups"):
         for record in site.records[kind].values():
             known += [record.name] + list(record.aliases)  # type: ignore[attr-defined]
-    known += site.config.not_people
-    folded_known = [fold_id(k) for k in known if k]
-    problems = []
+    return known + list(site.config.not_people)
+
+
+def audited_seeds(site: Site) -> list[tuple[Source, SeedText]]:
+    """Return the sources whose stored text is audited for names, with that text (derivatives garble
+    names: their originals are audited instead)."""
+    found = []
     for source in site.records["sources"].values():
         assert isinstance(source, Source)
         seed = site.seeds.get(source.seed)
-        if seed is None or source.derived_from:
-            continue  # a derivative garbles names; its original is audited instead
+        if seed is not None and not source.derived_from:
+            found.append((source, seed))
+    return found
+
+
+def uncovered_names(site: Site) -> list[Problem]:
+    """Warn about names in the stored articles that no record's name or alias covers."""
+    return names_not_covered(known_names(site), audited_seeds(site))
+
+
+def names_not_covered(known: list[str], seeds: list[tuple[Source, SeedText]]) -> list[Problem]:
+    """Warn about names in these stored texts that none of the known names covers."""
+    folded_known = [fold_id(k) for k in known if k]
+    problems = []
+    for source, seed in seeds:
         reported: set[str] = set()
         for line, name in names_in_text(seed.text):
             folded = fold_id(name)
@@ -106,3 +132,36 @@ def uncovered_names(site: Site) -> list[Problem]:
 def audit(site: Site) -> list[Problem]:
     """Return every editorial warning about a linked site."""
     return uncited_paragraphs(site) + derivative_only_paragraphs(site) + uncited_sources(site) + uncovered_names(site)
+
+
+class Auditor:
+    """Audit versions of one site again and again, working out afresh only what changed: the
+    paragraphs of records that changed, and the names in the articles when a name changed."""
+
+    def __init__(self) -> None:
+        self.records: dict[tuple[str, str], tuple[Record, dict[str, str], list[Problem]]] = {}
+        self.names: tuple[list[str], list[tuple[str, str, str]], list[Problem]] | None = None
+
+    def audit(self, site: Site) -> list[Problem]:
+        """Return every editorial warning about a linked site, as audit() does."""
+        derivatives = derivatives_of(site)
+        per_record: list[Problem] = []
+        seen = {}
+        for record in site.all_records():
+            if isinstance(record, Source):
+                continue
+            key = (record.collection, record.id)
+            cached = self.records.get(key)
+            if cached is None or cached[0] is not record or cached[1] != derivatives:
+                found = derivative_only_in(record, derivatives)
+                cached = (record, derivatives, (uncited_in(record) if record.collection in AUDITED else []) + found)
+            seen[key] = cached
+            per_record += cached[2]
+        self.records = seen
+        known, seeds = known_names(site), audited_seeds(site)
+        seed_key = [(source.id, source.seed, seed.text) for source, seed in seeds]
+        if self.names is None or self.names[0] != known or self.names[1] != seed_key:
+            self.names = (known, seed_key, names_not_covered(known, seeds))
+        uncited = [p for p in per_record if p.message.startswith("paragraph cites no source")]
+        derivative_only = [p for p in per_record if not p.message.startswith("paragraph cites no source")]
+        return uncited + derivative_only + uncited_sources(site) + self.names[2]

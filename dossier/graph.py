@@ -16,6 +16,7 @@ from typing import Collection, Iterable
 from .link import Key, Site
 from .render import output_path
 from .schema import Record
+from .timeline import FACETS
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -112,14 +113,24 @@ def pages_of(sites: Iterable[Site], keys: Iterable[Key]) -> set[str]:
     return paths
 
 
-def on_timeline(site: Site, change: Change) -> bool:
-    """Tell whether a change shows on the timeline pages: events, and names and outlets they show."""
+def timeline_pages(site: Site, change: Change) -> set[str] | None:
+    """Return the timeline pages a change shows on, or None for all of them. An event shows on the
+    full timeline and on the filter pages of its people, groups, places and tags; a person's,
+    group's or place's name shows there too, beside each of its events; a source's outlet, beside
+    every event that cites it."""
     kind = change.key[0]
     if kind == "events":
-        return change.meta or change.citations
-    if kind in ("people", "places", "groups"):  # their names, in the lists of people and filters
-        return change.label and bool(site.events_of.get(change.key))
-    return kind == "sources" and change.meta
+        events = [change.key[1]] if change.meta or change.citations else []
+    elif kind in ("people", "places", "groups"):
+        events = site.events_of.get(change.key, []) if change.label else []
+    else:
+        return None if kind == "sources" and change.meta else set()
+    paths = {"timeline/index.html"} if events else set()
+    for eid in events:
+        event = record_of(site, ("events", eid))
+        for facet in FACETS:
+            paths |= {f"timeline/{facet}/{value}/index.html" for value in getattr(event, facet, None) or []}
+    return paths
 
 
 def other_pages(old: Site, new: Site, pages: Iterable[str]) -> set[str]:
@@ -160,8 +171,11 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], 
             shown |= set(old.links.get(c.key, [])) ^ set(new.links.get(c.key, []))
         if c.citations:
             shown |= {("sources", source) for source, _, _ in cited(old, c.key) ^ cited(new, c.key)}
-        if on_timeline(old, c) or on_timeline(new, c):
+        on_timeline = [timeline_pages(site, c) for site in (old, new)]
+        if None in on_timeline:
             paths |= {path for path in pages if path.startswith("timeline/")}
+        else:
+            paths = paths.union(*on_timeline)
         exports = exports or c.meta or c.citations
     paths |= pages_of([old, new], shown)
     paths |= other_pages(old, new, pages) if others is None else others

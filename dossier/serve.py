@@ -15,7 +15,6 @@ import errno
 import gc
 import html
 import mimetypes
-import multiprocessing
 import os
 import shutil
 import signal
@@ -155,36 +154,10 @@ class Preview:
             reload_browsers()
 
     def audit(self) -> None:
-        """Work out the editorial warnings in a forked process, so that a save arriving meanwhile is
-        rebuilt at once (at 10,000 records the audit takes most of a second); then print the new ones."""
+        """Print the editorial warnings that are new, then bring the search index up to date. Only
+        the records that changed are audited again, so this takes milliseconds even at 10,000."""
         self.audit_timer = None
-        loop = IOLoop.current()
-        if not self.session.audit_due:
-            self.audited()
-            return
-        site = self.session.site
-        context = multiprocessing.get_context("fork")
-        reader, writer = context.Pipe(duplex=False)
-        auditor = context.Process(target=audit_into, args=(site, writer), daemon=True)
-        auditor.start()
-        writer.close()
-
-        def done(fd: int, events: int) -> None:
-            loop.remove_handler(fd)
-            try:
-                warnings = reader.recv()
-            except (EOFError, OSError):
-                warnings = None
-            reader.close()
-            auditor.join()
-            if warnings is not None and self.session.site is site:  # not overtaken by another save
-                self.session.audited(warnings)
-                self.audited()
-
-        loop.add_handler(reader.fileno(), done, IOLoop.READ)
-
-    def audited(self) -> None:
-        """Print the warnings that are new, then bring the search index up to date."""
+        self.session.audit()
         warnings = {p for p in self.session.problems if p.severity == "warning"}
         new = warnings - self.warnings
         if new:
@@ -226,13 +199,6 @@ class Preview:
             except ProcessLookupError:
                 pass
             self.indexer.wait(5)
-
-
-def audit_into(site: object, writer: object) -> None:
-    """Send a site's editorial warnings down a pipe (in a forked child process)."""
-    from .audit import audit
-
-    writer.send(audit(site))  # type: ignore[attr-defined, arg-type]
 
 
 def reload_browsers() -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
 from . import cache, graph
-from .audit import audit
+from .audit import Auditor
 from .cache import BodyCache
 from .link import Key, Site, link
 from .passages import SeedText
@@ -154,6 +154,7 @@ class Session:
         self.relisted = False  # content files came or went since the last link
         self.paths: dict[Key, str] = {}  # the content file of each record marked as changed
         self.file_problems: list[Problem] = []  # problems of reading and validating, as last worked out
+        self.auditor = Auditor()  # remembers the warnings of records that have not changed
 
     # Reading
 
@@ -312,14 +313,10 @@ class Session:
         """Add the editorial warnings to the problems, if the site has no errors; return the warnings."""
         if not self.audit_due or self.site is None:
             return []
-        warnings = audit(self.site)
-        self.audited(warnings)
-        return warnings
-
-    def audited(self, warnings: list[Problem]) -> None:
-        """Add editorial warnings worked out for the current site (perhaps by another process)."""
+        warnings = self.auditor.audit(self.site)
         self.problems = sorted(self.problems + warnings)
         self.audit_due = False
+        return warnings
 
     # Rendering
 

@@ -142,8 +142,9 @@ def lanes(spans: list[tuple[float, float]]) -> list[int]:
 
 
 def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str]) -> Markup:
-    """Draw every event on a time axis: a dot for a day, a bar for a month or range, blurred if approximate."""
-    events = [event_of(site, eid) for eid in site.timeline]
+    """Draw the timeline's events (or one filter's) on a time axis: a dot for a day, a bar for a
+    month or range, blurred if approximate. Each mark links to its event in the list below."""
+    events = [event_of(site, eid) for eid in (active.events if active else site.timeline)]
     if not events:
         return Markup("")
     layout = {s.year: s for s in segments(events)}
@@ -169,18 +170,14 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str]) -> Ma
     for index, event in enumerate(events):
         x0, x1 = spans[index]
         y = TOP + (depth - 1 - lane_of[index]) * LANE + LANE / 2
-        matches = active is None or event.id in active.events
-        classes = ["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else []) + ([] if matches else ["dim"])
+        classes = ["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else [])
         if mark_shape(event) == "point":
             shape = f'<circle cx="{(x0 + x1) / 2:.1f}" cy="{y:.1f}" r="{POINT_R:g}"/>'
         else:
             shape = f'<rect x="{x0:.1f}" y="{y - 3.5:.1f}" width="{x1 - x0:.1f}" height="7" rx="3.5"/>'
         title = f"<title>{escape(event.date.display())}: {escape(event.title)}</title>"
         attributes = " ".join(f'{name}="{value}"' for name, value in facet_values(event).items())
-        body = f'<g class="{" ".join(classes)}" data-event="{event.id}" {attributes}>{title}{shape}</g>'
-        if matches:
-            body = f'<a href="#{event.id}" tabindex="-1">{body}</a>'
-        parts.append(body)
+        parts.append(f'<a href="#{event.id}" tabindex="-1"><g class="{" ".join(classes)}" data-event="{event.id}" {attributes}>{title}{shape}</g></a>')
     parts.append("</svg>")
     return Markup("\n".join(parts))
 

@@ -82,3 +82,35 @@ def test_every_person_the_real_articles_name_resolves_to_a_record(tmp_path, caps
     record.write_text(text, encoding="utf-8")
     code, warnings = warnings_of(capsys, project)
     assert code == 1 and any("'Víctor Bautista' is named here but no record covers it" in w for w in warnings)
+
+
+def test_the_incremental_auditor_agrees_with_a_full_audit_after_each_edit(make_site):
+    from dossier.audit import Auditor, audit
+    from dossier.session import Session
+
+    root = make_site({"content/sources/ap-copy.yaml": "title: Copy\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: ap\n"})
+    session = Session(root, defer_audit=True)
+    session.load()
+    auditor = Auditor()
+    person, source, copy = root / "content/people/jorge-torres.md", root / "content/sources/ap-copy.yaml", "ap-copy"
+    edits = [
+        (person, "Torres drove a truck.", "Torres drove a truck.\n\nAn uncited claim."),  # a record's paragraphs
+        (person, '[@ap "drove an armoured', f'[@{copy} "drove an armoured'),  # now only the copy supports it
+        (source, "derived_from: ap\n", ""),  # the copy is no longer a derivative: that warning goes
+        (person, "name: Jorge Torres\naliases: [Jorge Torres]", "name: Jorge Ruiz\naliases: [Jorge Ruiz]"),  # a name in the article is uncovered
+    ]
+    assert sorted(auditor.audit(session.site)) == sorted(audit(session.site))
+    for path, old, new in edits:
+        assert old in path.read_text(encoding="utf-8")
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        session.update([path.relative_to(root).as_posix()])
+        expected = sorted(audit(session.site))
+        assert expected, "each edit leaves something to warn about"
+        assert sorted(auditor.audit(session.site)) == expected
+    # The same record objects, but a source becomes a derivative again: their paragraphs are audited again.
+    import dataclasses
+
+    site = session.site
+    sources = {**site.records["sources"], copy: dataclasses.replace(site.records["sources"][copy], derived_from="ap")}
+    again = dataclasses.replace(site, records={**site.records, "sources": sources})
+    assert sorted(auditor.audit(again)) == sorted(audit(again)) != sorted(audit(site))

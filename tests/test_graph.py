@@ -104,3 +104,19 @@ def test_a_template_edit_renders_every_page_and_a_stylesheet_edit_only_the_asset
     (root / "templates/static/extra.css").write_text("p { color: red }", encoding="utf-8")
     outcome = session.update(["templates/static/extra.css"])
     assert outcome.rendered == 0 and set(outcome.files) == {"static/extra.css"}
+
+
+def test_an_event_renders_only_the_filter_pages_it_appears_on(make_site):
+    root = make_site({
+        "content/places/bogota.md": "---\nname: Bogotá\nsummary: The capital.\n---\nA city.[@ap \"across the bridge\"]\n",
+        "content/events/arrival.md": (
+            "---\ntitle: Arrival\ndate: 2019-03-01\nplaces: [bogota]\ntags: [travel]\nsummary: They arrived.\n---\n"
+            'They arrived.[@ap "drove an armoured truck across the bridge"]\n'
+        ),
+    })
+    pages, _ = affected(root, "content/events/arrival.md", "date: 2019-03-01", "date: 2019-03-02")
+    timeline = {path for path in pages if path.startswith("timeline/")}
+    assert timeline == {"timeline/index.html", "timeline/places/bogota/index.html", "timeline/tags/travel/index.html"}
+    pages, _ = affected(root, "content/events/arrival.md", "places: [bogota]", "places: [cucuta]")
+    timeline = {path for path in pages if path.startswith("timeline/")}
+    assert timeline == {"timeline/index.html", "timeline/places/cucuta/index.html", "timeline/tags/travel/index.html"}  # Bogotá's is gone

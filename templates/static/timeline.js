@@ -48,7 +48,7 @@
     });
     title.textContent = key ? "Timeline: events " + phrase : "Timeline";
     document.title = title.textContent + (siteTitle ? " · " + siteTitle : "");
-    count.textContent = key ? "Showing " + shown + " of " + items.length + " events, " + phrase + "." : "Showing all " + items.length + " events.";
+    count.textContent = key ? "Showing " + shown + " event" + (shown === 1 ? "" : "s") + ", " + phrase + "." : "Showing all " + items.length + " events.";
     reset.hidden = !key;
   }
 
