@@ -234,5 +234,5 @@ def json_ld(site: Site, record: Record | None, url: str) -> Markup:
         sources = site.records["sources"]
         page["citation"] = [article(site, sources[sid]) for sid in cited if isinstance(sources.get(sid), Source)]
     data = {"@context": "https://schema.org", "@graph": [node, page]}
-    text = json.dumps(data, ensure_ascii=False, indent=1).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(f'<script type="application/ld+json">\n{text}\n</script>')

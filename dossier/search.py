@@ -17,6 +17,9 @@ from pathlib import Path
 from .problems import UsageError
 
 NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
+# The pages that can hold indexed text: the home page, other pages and record pages. Pagefind need
+# not read the rest (indexes and the timeline's many filter pages) to find that they hold none.
+INDEXED_PAGES = "{index.html,*/index.html,*/*/index.html}"
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -26,7 +29,7 @@ UNUSED_BUNDLE_FILES = (
 
 def index_site(folder: Path) -> None:
     """Run Pagefind over a built site folder, writing its index into folder/pagefind/."""
-    command = [sys.executable, "-m", "pagefind", "--site", str(folder), "--exclude-selectors", NOT_INDEXED, "--silent"]
+    command = [sys.executable, "-m", "pagefind", "--site", str(folder), "--exclude-selectors", NOT_INDEXED, "--glob", INDEXED_PAGES, "--silent"]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:
