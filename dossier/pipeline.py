@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -15,7 +16,7 @@ from .problems import ContentError, Problem
 from .publish import check_output, publish, recover
 from .read import read_project
 from .render import Renderer
-from .search import index_site
+from .search import finish_index, start_index, stop_index
 from .session import close_session, last_build, open_session
 
 
@@ -75,8 +76,20 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
         raise ContentError(problems)
     if previous is None or not session.up_to_date():
         workers = workers or os.cpu_count() or 1
-        # Pagefind indexes the staged pages before they go live.
-        publish({}, out, prepare=timed(index_site, phases, "index"), fill=timed(lambda staging: session.render_into(staging, previous, workers), phases, "render"))
+        indexer: list[subprocess.Popen] = []  # Pagefind, started once the pages it indexes are staged
+
+        def fill(staging: Path) -> None:
+            try:
+                session.render_into(staging, previous, workers, searchable_done=lambda folder: indexer.append(start_index(folder)))
+            except BaseException:
+                stop_index(indexer[0] if indexer else None)
+                raise
+
+        def prepare(staging: Path) -> None:
+            finish_index(indexer[0] if indexer else start_index(staging), staging)
+
+        # Pagefind indexes the staged pages (while the timeline renders) before they go live.
+        publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"))
     close_session(session, out, use_cache)
     return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, problems, phases)
 

@@ -29,17 +29,39 @@ UNUSED_BUNDLE_FILES = (
 
 def index_site(folder: Path) -> None:
     """Run Pagefind over a built site folder, writing its index into folder/pagefind/."""
+    finish_index(start_index(folder), folder)
+
+
+def start_index(folder: Path) -> subprocess.Popen:
+    """Start Pagefind on a site folder whose indexed pages are all written; finish_index() waits for it."""
     command = [sys.executable, "-m", "pagefind", "--site", str(folder), "--exclude-selectors", NOT_INDEXED, "--glob", INDEXED_PAGES, "--silent"]
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as error:
         raise UsageError(f"search indexing failed: {error}") from error
-    if result.returncode != 0 or not (folder / "pagefind" / "pagefind.js").is_file():
-        detail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["no index written"]
+
+
+def finish_index(process: subprocess.Popen, folder: Path) -> None:
+    """Wait for a Pagefind run, check that it wrote an index and drop the bundle files the site does not use."""
+    try:
+        stdout, stderr = process.communicate(timeout=600)
+    except subprocess.TimeoutExpired as error:
+        process.kill()
+        process.wait()
+        raise UsageError(f"search indexing failed: {error}") from error
+    if process.returncode != 0 or not (folder / "pagefind" / "pagefind.js").is_file():
+        detail = (stderr or stdout).strip().splitlines()[-1:] or ["no index written"]
         raise UsageError(f"search indexing failed ({detail[0]}); is pagefind installed? pip install 'pagefind[extended]'")
     for name in UNUSED_BUNDLE_FILES:
         (folder / "pagefind" / name).unlink(missing_ok=True)
     shutil.rmtree(folder / "pagefind" / "playground", ignore_errors=True)
+
+
+def stop_index(process: subprocess.Popen | None) -> None:
+    """Stop a Pagefind run that is no longer wanted (the build failed)."""
+    if process is not None and process.poll() is None:
+        process.kill()
+        process.communicate()
 
 
 class _BodyText(HTMLParser):

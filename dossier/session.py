@@ -359,20 +359,27 @@ class Session:
         self.conclude(outcome, {path: digest(data) for path, data in outcome.files.items()}, remake)
         return outcome
 
-    def render_into(self, folder: Path, previous: Path | None, workers: int = 1) -> Outcome:
+    def render_into(self, folder: Path, previous: Path | None, workers: int = 1,
+                    searchable_done: Callable[[Path], object] | None = None) -> Outcome:
         """Render what changed since the last render into an empty staging folder, in parallel when
         there is much to do, and carry every other file over from previous (where the last render
-        went). Without previous, render everything."""
+        went). Without previous, render everything. searchable_done is called once every page that
+        search indexes is in place (so that indexing overlaps the rendering of the timeline pages)."""
         outcome = Outcome(problems=self.problems)
         if outcome.errors:
             return outcome
         if previous is None:
             self.pending, self.written, self.extras_pending = EVERYTHING, {}, True
         paths, remake = self.plan()
-        digests = render_pages(self, paths, folder, previous, workers)
-        outcome.rendered = len(paths)
         if previous is not None:
-            carry_over(previous, folder, [path for path in self.pages if path not in digests])
+            rendered = set(paths)
+            carry_over(previous, folder, [path for path in self.pages if path not in rendered])
+        timeline = [path for path in paths if path.startswith("timeline/")]  # pages search does not index
+        digests = render_pages(self, [path for path in paths if not path.startswith("timeline/")], folder, previous, workers)
+        if searchable_done is not None:
+            searchable_done(folder)
+        digests.update(render_pages(self, timeline, folder, previous, workers))
+        outcome.rendered = len(paths)
         if remake:
             for path, data in self.make_extras(EveryPage(self.pages, {}, folder)).items():
                 digests[path] = self.emit(folder, previous, path, data)
