@@ -143,7 +143,7 @@ class Auditor:
         self.names: tuple[list[str], list[tuple[str, str, str]], list[Problem]] | None = None
 
     def audit(self, site: Site) -> list[Problem]:
-        """Return every editorial warning about a linked site, as audit() does."""
+        """Return every editorial warning about a linked site: those of audit(), sorted."""
         derivatives = derivatives_of(site)
         per_record: list[Problem] = []
         seen = {}
@@ -153,8 +153,8 @@ class Auditor:
             key = (record.collection, record.id)
             cached = self.records.get(key)
             if cached is None or cached[0] is not record or cached[1] != derivatives:
-                found = derivative_only_in(record, derivatives)
-                cached = (record, derivatives, (uncited_in(record) if record.collection in AUDITED else []) + found)
+                uncited = uncited_in(record) if record.collection in AUDITED else []
+                cached = (record, derivatives, uncited + derivative_only_in(record, derivatives))
             seen[key] = cached
             per_record += cached[2]
         self.records = seen
@@ -162,6 +162,4 @@ class Auditor:
         seed_key = [(source.id, source.seed, seed.text) for source, seed in seeds]
         if self.names is None or self.names[0] != known or self.names[1] != seed_key:
             self.names = (known, seed_key, names_not_covered(known, seeds))
-        uncited = [p for p in per_record if p.message.startswith("paragraph cites no source")]
-        derivative_only = [p for p in per_record if not p.message.startswith("paragraph cites no source")]
-        return uncited + derivative_only + uncited_sources(site) + self.names[2]
+        return sorted(per_record + uncited_sources(site) + self.names[2])
