@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from .problems import UsageError
 
@@ -41,9 +41,17 @@ def files_not_made(out: Path) -> list[str]:
     made = set(marker.read_text(encoding="utf-8", errors="replace").splitlines()[1:])
     if not made:
         return []  # a marker from before markers listed their files
-    present = (  # os.walk lists a folder with one system call, where Path.rglob makes one per file
-        Path(folder, name).relative_to(out).as_posix() for folder, _, names in os.walk(out, followlinks=True) for name in names)
-    return sorted(path for path in present if path not in made and path != MARKER)
+    return sorted(path for path in walk_files(out, follow=True) if path not in made and path != MARKER)
+
+
+def walk_files(folder: Path, *, follow: bool = False) -> Iterator[str]:
+    """Yield the path of every file under a folder, relative to it and with forward slashes (os.walk
+    lists a folder with one system call, where Path.rglob makes one or more per file)."""
+    prefix = len(str(folder)) + 1
+    for current, _, names in os.walk(folder, followlinks=follow):
+        relative = current[prefix:].replace(os.sep, "/")
+        for name in names:
+            yield f"{relative}/{name}" if relative else name
 
 
 def abandoned(folder: Path) -> bool:
@@ -138,7 +146,7 @@ def publish(files: dict[str, bytes], out: Path, *, prepare: Callable[[Path], Non
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    written = sorted(path.relative_to(staging).as_posix() for path in staging.rglob("*") if path.is_file())
+    written = sorted(walk_files(staging))
     (staging / MARKER).write_text("\n".join([MARKER_NOTE, *written]) + "\n", encoding="utf-8")
     if out.exists():
         old = out.parent / f".{out.name}.old-{os.getpid()}"

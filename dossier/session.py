@@ -26,7 +26,7 @@ from .cache import BodyCache
 from .link import Key, Site, link
 from .passages import SeedText
 from .problems import Problem
-from .publish import carry_over, write_into
+from .publish import carry_over, walk_files, write_into
 from .read import Document, content_files, is_editor_artifact, read_document, read_seeds
 from .relink import can_relink, relink
 from .render import Renderer
@@ -54,11 +54,10 @@ def scan_inputs(root: Path) -> dict[str, bytes]:
     """Return the digest of every file in the project's content/, seeds/ and templates/ folders."""
     found = {}
     for folder in INPUT_FOLDERS:
-        for path in sorted((root / folder).rglob("*")):
-            if path.is_file():
-                data = file_digest(path)
-                if data is not None:
-                    found[path.relative_to(root).as_posix()] = data
+        for relative in walk_files(root / folder):
+            data = file_digest(root / folder / relative)
+            if data is not None:
+                found[f"{folder}/{relative}"] = data
     return found
 
 
