@@ -59,3 +59,16 @@ def test_the_portable_index_holds_each_indexed_page_text_title_and_type():
     assert "</script" not in script
     data = json.loads(script.split(" = ", 1)[1].rstrip(";\n").replace("<\\/", "</"))
     assert data == [{"url": "people/x/", "title": "José Gómez", "type": "Person", "text": "José Gómez Drove a truck . End </script>"}]
+
+
+def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):
+    import gzip
+
+    contents = {}
+    for fragment in (real_site / "pagefind/fragment").glob("*.pf_fragment"):
+        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+        data = json.loads(text[text.index("{"):])
+        contents[data["url"].rstrip("/").rsplit("/", 1)[-1]] = data["content"]
+    torres = contents["jorge-torres"]
+    assert "Also written Jorge Torres Role National Guard sergeant; driver Affiliation Venezuelan National Guard Status" in torres
+    assert "Date 23 February 2019, as stated" in contents["aid-convoy-blocked"]
