@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 from .audit import audit
 from .link import Site, link
 from .problems import ContentError, Problem
-from .publish import check_output, publish, recover
+from .publish import check_output, exclusive, publish, recover
 from .read import read_project
 from .render import Renderer
 from .search import finish_index, start_index, stop_index
@@ -63,6 +63,13 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
     """
     started = time.perf_counter()
     check_output(out, root)
+    with exclusive(out):
+        return build_exclusively(root, out, started, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache, workers=workers)
+
+
+def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, strict: bool, base_url: str | None,
+                      use_cache: bool, workers: int | None) -> BuildReport:
+    """Build, once no other build is publishing to out (see build())."""
     recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
     summary, inputs = last_build(root, out, (portable, base_url)) if use_cache else (None, None)
     if summary is not None:  # nothing changed since the last build, and out is as it left it

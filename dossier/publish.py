@@ -4,8 +4,10 @@ the output, then swaps it into place, so that a failed or killed build leaves th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import sys
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable, Iterator
 
@@ -66,6 +68,27 @@ def abandoned(folder: Path) -> bool:
     except OSError:
         return False  # exists, but belongs to someone else
     return False
+
+
+@contextlib.contextmanager
+def exclusive(out: Path) -> Iterator[None]:
+    """Let one build at a time publish to a folder: a second build of it waits for the first to finish
+    (an advisory lock on a file beside the folder, released when the build ends, however it ends)."""
+    out = out.resolve()
+    try:
+        import fcntl
+        out.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(out.parent / f".{out.name}.lock", "a")
+    except (ImportError, OSError):  # no advisory locks here, or no room beside the folder: publish() will say so
+        yield
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"dossier: waiting for another build into {out} to finish", file=sys.stderr, flush=True)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
 
 
 def recover(out: Path) -> None:

@@ -24,8 +24,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def leftovers(out: Path) -> list[str]:
-    """Return the staging and moved-aside folders beside an output folder."""
-    return sorted(p.name for p in out.parent.glob(f".{out.name}.*"))
+    """Return the staging and moved-aside folders beside an output folder (not the lock file builds share)."""
+    return sorted(p.name for p in out.parent.glob(f".{out.name}.*") if p.name != f".{out.name}.lock")
 
 
 # ---- the output guard ----------------------------------------------------------------------
@@ -227,3 +227,23 @@ def test_a_real_build_killed_with_sigkill_leaves_the_previous_site_and_no_strays
     again = subprocess.run(command, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     assert leftovers(out) == [] and "Cúcuta, changed" in (out / "places/cucuta/index.html").read_text(encoding="utf-8")
+
+
+def test_a_second_build_into_the_same_folder_waits_for_the_first(make_site):
+    import fcntl
+
+    root = make_site()
+    assert main(["build", "--source", str(root)]) == 0
+    before = (root / "site/index.html").read_bytes()
+    (root / "content/places/cucuta.md").write_text("---\nname: Cúcuta, changed\nsummary: S.\n---\nA city.[@ap \"across the bridge\"]\n", encoding="utf-8")
+    with open(root / ".site.lock", "a") as held:  # as if another build were publishing to site/ now
+        fcntl.flock(held, fcntl.LOCK_EX)
+        waiting = subprocess.Popen([sys.executable, str(PROJECT / "build.py"), "build", "--source", str(root)],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert waiting.stderr is not None
+        assert waiting.stderr.readline() == f"dossier: waiting for another build into {(root / 'site').resolve()} to finish\n"
+        time.sleep(0.5)
+        assert waiting.poll() is None and (root / "site/index.html").read_bytes() == before  # it touched nothing meanwhile
+    out, _ = waiting.communicate(timeout=120)
+    assert waiting.returncode == 0 and out.startswith(f"built {root / 'site'}")
+    assert "Cúcuta, changed" in (root / "site/places/cucuta/index.html").read_text(encoding="utf-8")
