@@ -72,23 +72,37 @@ def abandoned(folder: Path) -> bool:
 
 @contextlib.contextmanager
 def exclusive(out: Path) -> Iterator[None]:
-    """Let one build at a time publish to a folder: a second build of it waits for the first to finish
-    (an advisory lock on a file beside the folder, released when the build ends, however it ends)."""
+    """Let one build at a time publish to a folder: a second build of it waits for the first to finish.
+    The lock is an advisory lock on a file beside the folder, removed by the build that holds it."""
     out = out.resolve()
+    lock = out.parent / f".{out.name}.lock"
     try:
         import fcntl
         out.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(out.parent / f".{out.name}.lock", "a")
     except (ImportError, OSError):  # no advisory locks here, or no room beside the folder: publish() will say so
         yield
         return
-    with handle:
+    said = False
+    while True:
+        handle = open(lock, "a")
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            print(f"dossier: waiting for another build into {out} to finish", file=sys.stderr, flush=True)
+            if not said:
+                print(f"dossier: waiting for another build into {out} to finish", file=sys.stderr, flush=True)
+                said = True
             fcntl.flock(handle, fcntl.LOCK_EX)
+        try:  # the build that held it may have removed the file meanwhile: then lock the new one
+            if os.stat(lock).st_ino == os.fstat(handle.fileno()).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        handle.close()
+    try:
         yield
+    finally:
+        lock.unlink(missing_ok=True)  # while still holding it, so that a waiter sees it went and tries again
+        handle.close()
 
 
 def recover(out: Path) -> None:

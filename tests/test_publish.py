@@ -24,8 +24,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def leftovers(out: Path) -> list[str]:
-    """Return the staging and moved-aside folders beside an output folder (not the lock file builds share)."""
-    return sorted(p.name for p in out.parent.glob(f".{out.name}.*") if p.name != f".{out.name}.lock")
+    """Return the staging and moved-aside folders beside an output folder."""
+    return sorted(p.name for p in out.parent.glob(f".{out.name}.*"))
 
 
 # ---- the output guard ----------------------------------------------------------------------
@@ -247,3 +247,4 @@ def test_a_second_build_into_the_same_folder_waits_for_the_first(make_site):
     out, _ = waiting.communicate(timeout=120)
     assert waiting.returncode == 0 and out.startswith(f"built {root / 'site'}")
     assert "Cúcuta, changed" in (root / "site/places/cucuta/index.html").read_text(encoding="utf-8")
+    assert not (root / ".site.lock").exists()  # the build that held the lock removed it
