@@ -118,6 +118,8 @@ def test_edits_to_the_real_documentary(tmp_path):
         ("content/people/jorge-torres.md", "Torres is a sergeant", "Torres is a National Guard sergeant"),
         ("content/people/jorge-torres.md", "name: Jorge Torres", "name: Jorge Luis Torres"),
         ("content/events/aid-convoy-blocked.md", 'date: "2019-02-23"', 'date: "2019-02-22"'),
+        ("content/events/aid-convoy-blocked.md", "jose-gomez, injured-guardsman]", "injured-guardsman]"),  # off one person's filter page
+        ("content/events/aid-convoy-blocked.md", "tags: [aid, border, violence, defection]", "tags: [aid, border, violence, defection, bridge]"),  # a new tag's page
         ("content/sources/npr-adrift.yaml", "outlet: NPR", "outlet: National Public Radio"),
     ]:
         mirror.edit(path, re.escape(old), new, path)
