@@ -96,8 +96,10 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
             finish_index(indexer[0] if indexer else start_index(staging), staging)
 
         # Pagefind indexes the staged pages (while the timeline renders) before they go live.
-        publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"))
-    close_session(session, out, use_cache)
+        publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"),
+                then=lambda: close_session(session, out, use_cache))
+    else:
+        close_session(session, out, use_cache)
     return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, problems, phases)
 
 

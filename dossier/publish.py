@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable, Iterator
 
@@ -166,9 +167,11 @@ def carry_over(previous: Path, folder: Path, paths: Iterable[str]) -> None:
             shutil.copy2(previous / relative, target)
 
 
-def publish(files: dict[str, bytes], out: Path, *, prepare: Callable[[Path], None] | None = None, fill: Callable[[Path], None] | None = None) -> None:
+def publish(files: dict[str, bytes], out: Path, *, prepare: Callable[[Path], None] | None = None, fill: Callable[[Path], None] | None = None,
+            then: Callable[[], None] | None = None) -> None:
     """Write every file into a staging folder beside out, let fill add the rest (files carried over,
-    pages rendered in parallel), run prepare on it (the search index), then swap it in."""
+    pages rendered in parallel), run prepare on it (the search index), then swap it in. then runs
+    once the new site is in place, while the old one is being deleted."""
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     recover(out)
@@ -185,10 +188,18 @@ def publish(files: dict[str, bytes], out: Path, *, prepare: Callable[[Path], Non
         raise
     written = sorted(walk_files(staging))
     (staging / MARKER).write_text("\n".join([MARKER_NOTE, *written]) + "\n", encoding="utf-8")
+    remover = None
     if out.exists():
         old = out.parent / f".{out.name}.old-{os.getpid()}"
         out.rename(old)
         staging.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
+        remover = threading.Thread(target=shutil.rmtree, args=(old,), kwargs={"ignore_errors": True})
+        remover.start()  # deleting thousands of files waits on the disk, not on Python: do it meanwhile
     else:
         staging.rename(out)
+    try:
+        if then is not None:
+            then()
+    finally:
+        if remover is not None:
+            remover.join()
