@@ -32,11 +32,14 @@ def index_site(folder: Path) -> None:
     finish_index(start_index(folder), folder)
 
 
-def start_index(folder: Path) -> subprocess.Popen:
-    """Start Pagefind on a site folder whose indexed pages are all written; finish_index() waits for it."""
+def start_index(folder: Path, *, background: bool = False) -> subprocess.Popen:
+    """Start Pagefind on a site folder whose indexed pages are all written; finish_index() waits for it.
+    In the background: at the lowest CPU priority (where `nice` exists), leading its own process group."""
     command = [sys.executable, "-m", "pagefind", "--site", str(folder), "--exclude-selectors", NOT_INDEXED, "--glob", INDEXED_PAGES, "--silent"]
+    if background and shutil.which("nice"):
+        command = ["nice", "-n", "19", *command]
     try:
-        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=background)
     except OSError as error:
         raise UsageError(f"search indexing failed: {error}") from error
 

@@ -38,6 +38,7 @@ from tornado.ioloop import IOLoop
 from .cli import print_problems
 from .problems import Problem, UsageError
 from .publish import carry_over, update_in_place
+from .search import finish_index, start_index
 from .session import Outcome, Session, open_session
 from .watch import watcher
 
@@ -175,17 +176,17 @@ class Preview:
             return
         self.index_stale = False
         loop = IOLoop.current()
-        package = str(Path(__file__).resolve().parent.parent)
-        code = f"import os, sys; os.nice(19); sys.path.insert(0, {package!r}); from pathlib import Path; from dossier.search import index_site; index_site(Path({str(self.folder)!r}))"
-        self.indexer = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        indexer = self.indexer = start_index(self.folder, background=True)
 
         def run() -> None:
-            assert self.indexer is not None
-            _, error = self.indexer.communicate()
-            if self.indexer.returncode not in (0, -signal.SIGTERM):
-                print(f"dossier: the search index of the preview could not be brought up to date: {error.decode(errors='replace').strip()[-300:]}", file=sys.stderr)
-                self.search_failed = True
-            elif self.index_stale:  # pages changed while it ran
+            try:
+                finish_index(indexer, self.folder)
+            except UsageError as error:
+                if indexer.returncode != -signal.SIGTERM:  # not stopped with the preview
+                    print(f"dossier: the search index of the preview could not be brought up to date: {error}", file=sys.stderr)
+                    self.search_failed = True
+                return
+            if self.index_stale:  # pages changed while it ran
                 loop.add_callback(self.index)
 
         self.search_thread = threading.Thread(target=run, daemon=True)
