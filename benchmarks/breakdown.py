@@ -8,6 +8,7 @@ search indexer over the pages; prints seconds per group and the pages' total siz
 
 from __future__ import annotations
 
+import os
 import resource
 import shutil
 import sys
@@ -19,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dossier.publish import write_into  # noqa: E402
-from dossier.search import index_site  # noqa: E402
+from dossier.search import index_site, split  # noqa: E402
 from dossier.session import Session  # noqa: E402
 
 
@@ -51,6 +52,7 @@ def main(root: Path) -> None:
             counts[kind(path)] += 1
             sizes[kind(path)] += len(data)
             write_into(folder, {path: data})
+            session.note_searchable(path, data)
         began = time.perf_counter()
         extras = session.make_extras(dict.fromkeys(session.pages, b""))  # only a portable build reads the pages
         write_into(folder, extras)
@@ -59,9 +61,9 @@ def main(root: Path) -> None:
             print(f"{name}: {counts[name]} pages, {sizes[name] / 2**20:.0f} MB, {seconds[name]:.2f} s ({1000 * seconds[name] / counts[name]:.1f} ms a page)")
         print(f"memory of this process so far (peak resident set): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
         began = time.perf_counter()
-        index_site(folder)
+        index_site(folder, session.searchable)
         used = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-        print(f"search index (Pagefind): {time.perf_counter() - began:.2f} s, {used} MB")
+        print(f"search index (Pagefind, {len(split(session.searchable))} parts, up to {os.cpu_count()} at a time): {time.perf_counter() - began:.2f} s, {used} MB a part at most")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -16,7 +16,7 @@ from .schema import Citation, Event, Person, Record, SiteConfig, Source
 
 Key = tuple[str, str]  # (collection, id)
 LINKABLE = ("people", "events", "places", "groups", "sources", "pages")
-RESERVED_PAGE_IDS = {"people", "events", "places", "groups", "sources", "timeline", "search", "data", "static", "pagefind", "404"}
+RESERVED_PAGE_IDS = {"people", "events", "places", "groups", "sources", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
 
 
 @dataclass

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -15,8 +14,7 @@ from .link import Site, link
 from .problems import ContentError, Problem
 from .publish import check_output, exclusive, publish, recover
 from .read import read_project
-from .render import Renderer
-from .search import finish_index, start_index, stop_index
+from .search import Indexing
 from .session import close_session, last_build, open_session
 
 
@@ -83,17 +81,21 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
         raise ContentError(problems)
     if previous is None or not session.up_to_date():
         workers = workers or os.cpu_count() or 1
-        indexer: list[subprocess.Popen] = []  # Pagefind, started once the pages it indexes are staged
+        indexing: list[Indexing] = []  # Pagefind, started once the pages it indexes are staged
+
+        def start(staging: Path, changed: set[str]) -> None:
+            indexing.append(Indexing(staging, session.searchable, changed=changed, previous=previous))
 
         def fill(staging: Path) -> None:
             try:
-                session.render_into(staging, previous, workers, searchable_done=lambda folder: indexer.append(start_index(folder)))
+                session.render_into(staging, previous, workers, searchable_done=start)
             except BaseException:
-                stop_index(indexer[0] if indexer else None)
+                if indexing:
+                    indexing[0].stop()
                 raise
 
         def prepare(staging: Path) -> None:
-            finish_index(indexer[0] if indexer else start_index(staging), staging)
+            (indexing[0] if indexing else Indexing(staging, session.searchable)).finish()
 
         # Pagefind indexes the staged pages (while the timeline renders) before they go live.
         publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"),

@@ -7,19 +7,53 @@ portable build also carries `search/fallback.js`: the same text as a plain scrip
 
 from __future__ import annotations
 
+import hashlib
+import html
 import json
+import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Iterable
 
 from .problems import UsageError
+from .publish import carry_over, walk_files
 
 NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
-# The pages that can hold indexed text: the home page, other pages and record pages. Pagefind need
-# not read the rest (indexes and the timeline's many filter pages) to find that they hold none.
-INDEXED_PAGES = "{index.html,*/index.html,*/*/index.html}"
+SEARCHABLE = b"data-pagefind-body"  # what marks a page whose text is indexed
+BUNDLE = "pagefind"  # where the index goes in the site
+# Pagefind holds every word it indexes in memory (about 0.3 MB a page of ours) until it writes the
+# index: a large site is indexed in parts of at most about this many pages, which the search page
+# loads together. Only the parts whose pages changed are indexed again.
+PART_PAGES = 1000
+# Where a word is in none of a part's pages, Pagefind searches that part for the longest start of it
+# that is ("to" for "torres"): each part also indexes a page holding every word of the site, which
+# the search page leaves out of its results, so that a part answers as the whole index would.
+VOCABULARY_PAGE = "pagefind-vocabulary/index.html"
+TAG = re.compile(r"<[^>]*>")
+WORD = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
+JOINER = re.compile(r"['’.\-]")
+LANGUAGE = re.compile(rb'<html lang="([^"]+)"')
+
+
+def words_of(page: bytes) -> set[str]:
+    """Return the words of a page (more than search indexes, never fewer): each run of letters and
+    digits, and runs joined by apostrophes, hyphens or dots both as they are and run together."""
+    text = html.unescape(TAG.sub(" ", page.decode("utf-8", "replace"))).lower()
+    found = set()
+    for word in WORD.findall(text):
+        found.add(word)
+        if JOINER.search(word):
+            found.add(JOINER.sub("", word))
+            found.update(JOINER.split(word))
+    return found
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -27,44 +61,231 @@ UNUSED_BUNDLE_FILES = (
 )
 
 
-def index_site(folder: Path) -> None:
-    """Run Pagefind over a built site folder, writing its index into folder/pagefind/."""
-    finish_index(start_index(folder), folder)
+def split(pages: Iterable[str], part_pages: int | None = None) -> list[list[str]]:
+    """Split the searchable pages into parts of about part_pages at most: a power of two of them,
+    each page in the part its path hashes to, so that the same page stays in the same part."""
+    pages = sorted(pages)
+    limit = part_pages or PART_PAGES
+    count = 1
+    while count * limit < len(pages):
+        count *= 2
+    while True:
+        parts: list[list[str]] = [[] for _ in range(count)]
+        for path in pages:
+            parts[part_of(path, count)].append(path)
+        if count == 1 or all(parts):  # Pagefind cannot index an empty part
+            return parts
+        count //= 2
 
 
-def start_index(folder: Path, *, background: bool = False) -> subprocess.Popen:
-    """Start Pagefind on a site folder whose indexed pages are all written; finish_index() waits for it.
-    In the background: at the lowest CPU priority (where `nice` exists), leading its own process group."""
-    command = [sys.executable, "-m", "pagefind", "--site", str(folder), "--exclude-selectors", NOT_INDEXED, "--glob", INDEXED_PAGES, "--silent"]
-    if background and shutil.which("nice"):
-        command = ["nice", "-n", "19", *command]
+def part_of(path: str, count: int) -> int:
+    """Return the number of the part that indexes a page, out of count parts."""
+    return zlib.crc32(path.encode("utf-8")) % count
+
+
+def part_folder(number: int) -> str:
+    """Return where a part's bundle goes in the site: the first is the one the search page loads."""
+    return BUNDLE if number == 0 else f"{BUNDLE}/parts/{number}"
+
+
+def index_site(folder: Path, pages: Iterable[str]) -> None:
+    """Index the named pages of a built site folder, writing the bundle into folder/pagefind/."""
+    Indexing(folder, pages).finish()
+
+
+class Indexing:
+    """Pagefind runs over the parts of a site folder that need indexing, a few at a time, then the
+    bundle put together: parts whose pages did not change are carried over from the previous site.
+
+    changed: the searchable pages that are new, changed or gone since previous was indexed (None:
+    index every part). A change to the site's words changes every part (see VOCABULARY_PAGE). In
+    the background, Pagefind runs at the lowest CPU priority (where `nice` exists), each run
+    leading its own process group.
+    """
+
+    def __init__(self, folder: Path, pages: Iterable[str], *, changed: set[str] | None = None, previous: Path | None = None,
+                 background: bool = False, jobs: int | None = None):
+        self.folder, self.background, self.previous = folder, background, previous
+        self.parts = split(pages)
+        self.todo: list[int] = []
+        self.queue: list[int] = []
+        self.vocabulary = ""  # digest of the site's words, when it comes in parts
+        self.running: dict[int, subprocess.Popen] = {}
+        self.failures: list[str] = []
+        self.stopped = False
+        self.lock = threading.Lock()
+        self.runner = threading.Thread(target=self.run, args=(changed, jobs or os.cpu_count() or 1), daemon=True)
+        self.runner.start()
+
+    def run(self, changed: set[str] | None, jobs: int) -> None:
+        """Work out which parts to index, and index them with a few Pagefind runs at a time."""
+        try:
+            count = len(self.parts)
+            if count > 1:
+                self.write_vocabulary()
+            if self.previous is None or changed is None or previous_index(self.previous) != (count, self.vocabulary):
+                self.todo = list(range(count))
+            else:
+                self.todo = sorted({part_of(path, count) for path in changed})
+            self.queue = list(self.todo)
+            workers = [threading.Thread(target=self.work, daemon=True) for _ in range(min(jobs, len(self.todo)))]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+        except Exception as error:  # reported by finish(), in the build's own thread
+            self.failures.append(repr(error))
+
+    def work(self) -> None:
+        """Run Pagefind over the parts left to do, one after another, until none is left."""
+        while True:
+            with self.lock:
+                if self.stopped or not self.queue:
+                    return
+                number = self.queue.pop(0)
+            failure = self.index_part(number)
+            if failure:
+                with self.lock:
+                    if self.stopped:  # stopped on purpose, not a failure
+                        return
+                    self.failures.append(failure)
+                    self.stopped = True
+
+    def index_part(self, number: int) -> str | None:
+        """Index one part into its own folder beside the bundle; return what went wrong, if anything."""
+        output = self.folder / f".{BUNDLE}-part-{number}"
+        shutil.rmtree(output, ignore_errors=True)
+        with tempfile.TemporaryDirectory() as workdir:
+            # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
+            pages = self.parts[number] + ([VOCABULARY_PAGE] if len(self.parts) > 1 else [])
+            glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
+            settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": [NOT_INDEXED], "silent": True}
+            Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
+            command = [sys.executable, "-m", "pagefind"]
+            if self.background and shutil.which("nice"):
+                command = ["nice", "-n", "19", *command]
+            with self.lock:
+                if self.stopped:
+                    return None
+                try:
+                    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                               start_new_session=self.background)
+                except OSError as error:
+                    return str(error)
+                self.running[number] = process
+            try:
+                stdout, stderr = process.communicate(timeout=600)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                return "Pagefind took more than 10 minutes"
+            finally:
+                with self.lock:
+                    self.running.pop(number, None)
+        if process.returncode != 0 or not (output / "pagefind.js").is_file():
+            return ((stderr or stdout).strip().splitlines()[-1:] or ["no index written"])[0]
+        for name in UNUSED_BUNDLE_FILES:
+            (output / name).unlink(missing_ok=True)
+        shutil.rmtree(output / "playground", ignore_errors=True)
+        return None
+
+    def finish(self) -> None:
+        """Wait for every run, then put the bundle in place (replacing the folder's old one, if any)."""
+        self.runner.join()
+        if self.failures or self.stopped:
+            self.clean()
+            raise UsageError(f"search indexing failed ({self.failures[0] if self.failures else 'stopped'}); is pagefind installed? pip install 'pagefind[extended]'")
+        bundle = self.folder / f".{BUNDLE}-new"
+        shutil.rmtree(bundle, ignore_errors=True)
+        for number in range(len(self.parts)):
+            target = bundle / part_folder(number).removeprefix(BUNDLE).lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if number in self.todo:
+                (self.folder / f".{BUNDLE}-part-{number}").rename(target)
+            elif not self.carry_part(number, target):
+                failure = self.index_part(number)  # the previous part is not all there: index it again
+                if failure:
+                    self.clean()
+                    raise UsageError(f"search indexing failed ({failure}); is pagefind installed? pip install 'pagefind[extended]'")
+                (self.folder / f".{BUNDLE}-part-{number}").rename(target)
+        self.remove_vocabulary()
+        names = [f"parts/{number}/" for number in range(1, len(self.parts))]
+        (bundle / "parts.json").write_text(json.dumps({"parts": names, "words": self.vocabulary}) + "\n", encoding="utf-8")
+        live, old = self.folder / BUNDLE, self.folder / f".{BUNDLE}-old"
+        shutil.rmtree(old, ignore_errors=True)
+        if live.exists():
+            live.rename(old)
+        bundle.rename(live)
+        shutil.rmtree(old, ignore_errors=True)
+
+    def carry_part(self, number: int, target: Path) -> bool:
+        """Link a part's bundle from the previous site into target; tell whether it was all there."""
+        assert self.previous is not None
+        source = self.previous / part_folder(number)
+        files = [path for path in walk_files(source) if path.split("/")[0] != "parts" and path != "parts.json"] if number == 0 else list(walk_files(source))
+        try:
+            if "pagefind.js" in files:
+                carry_over(source, target, files)
+                return True
+        except OSError:
+            pass
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+
+    def write_vocabulary(self) -> None:
+        """Write the page of every word of the site that each part indexes too (see VOCABULARY_PAGE)."""
+        words: set[str] = set()
+        language = b"en"
+        for part in self.parts:
+            for path in part:
+                page = (self.folder / path).read_bytes()
+                words |= words_of(page)
+                found = LANGUAGE.search(page, 0, 512)
+                language = found.group(1) if found else language
+        text = " ".join(sorted(words))
+        self.vocabulary = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+        target = self.folder / VOCABULARY_PAGE
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
+                          f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n", encoding="utf-8")
+
+    def remove_vocabulary(self) -> None:
+        """Remove the vocabulary page: it is for Pagefind only, never part of the site."""
+        shutil.rmtree((self.folder / VOCABULARY_PAGE).parent, ignore_errors=True)
+
+    def stop(self) -> None:
+        """Stop indexing that is no longer wanted (the build failed, or the preview stopped)."""
+        with self.lock:
+            self.stopped = True
+            running = list(self.running.values())
+        for process in running:
+            try:
+                if self.background:
+                    os.killpg(process.pid, signal.SIGTERM)
+                else:
+                    process.kill()
+            except ProcessLookupError:
+                pass
+        self.runner.join(10)
+        self.clean()
+
+    def clean(self) -> None:
+        """Remove the vocabulary page and the folders of parts that were indexed but will not be used."""
+        self.remove_vocabulary()
+        for number in self.todo:
+            shutil.rmtree(self.folder / f".{BUNDLE}-part-{number}", ignore_errors=True)
+
+
+def previous_index(site: Path) -> tuple[int, str]:
+    """Return how many parts the search bundle of a built site has, and the digest of the words it
+    was made with ((0, ""): none, or not one that can be brought up to date)."""
     try:
-        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=background)
-    except OSError as error:
-        raise UsageError(f"search indexing failed: {error}") from error
-
-
-def finish_index(process: subprocess.Popen, folder: Path) -> None:
-    """Wait for a Pagefind run, check that it wrote an index and drop the bundle files the site does not use."""
-    try:
-        stdout, stderr = process.communicate(timeout=600)
-    except subprocess.TimeoutExpired as error:
-        process.kill()
-        process.wait()
-        raise UsageError(f"search indexing failed: {error}") from error
-    if process.returncode != 0 or not (folder / "pagefind" / "pagefind.js").is_file():
-        detail = (stderr or stdout).strip().splitlines()[-1:] or ["no index written"]
-        raise UsageError(f"search indexing failed ({detail[0]}); is pagefind installed? pip install 'pagefind[extended]'")
-    for name in UNUSED_BUNDLE_FILES:
-        (folder / "pagefind" / name).unlink(missing_ok=True)
-    shutil.rmtree(folder / "pagefind" / "playground", ignore_errors=True)
-
-
-def stop_index(process: subprocess.Popen | None) -> None:
-    """Stop a Pagefind run that is no longer wanted (the build failed)."""
-    if process is not None and process.poll() is None:
-        process.kill()
-        process.communicate()
+        listing = json.loads((site / BUNDLE / "parts.json").read_text(encoding="utf-8"))
+        listed, words = listing["parts"], listing.get("words", "")
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return 0, ""
+    complete = all((site / BUNDLE / name / "pagefind.js").is_file() for name in listed)
+    return (len(listed) + 1, words) if complete else (0, "")
 
 
 class _BodyText(HTMLParser):

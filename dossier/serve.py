@@ -19,7 +19,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,7 +37,7 @@ from tornado.ioloop import IOLoop
 from .cli import print_problems
 from .problems import Problem, UsageError
 from .publish import carry_over, update_in_place
-from .search import finish_index, start_index
+from .search import Indexing
 from .session import Outcome, Session, open_session
 from .watch import watcher
 
@@ -73,7 +72,8 @@ class Preview:
         self.search_thread: threading.Thread | None = None
         self.search_failed = False
         self.index_stale = False  # pages changed since the search index was made
-        self.indexer: subprocess.Popen | None = None
+        self.search_changed: set[str] | None = None  # which searchable pages (None: it has no index to update)
+        self.indexing: Indexing | None = None
         self.broken = False
 
     def start(self) -> None:
@@ -90,6 +90,7 @@ class Preview:
             return
         if previous is not None and (site / "pagefind").is_dir():  # its search index fits those pages
             carry_over(site, self.folder, [Path(folder, name).relative_to(site).as_posix() for folder, _, names in os.walk(site / "pagefind") for name in names])
+            self.search_changed = set()
         else:
             self.index_stale = True
         pages = outcome.rendered
@@ -149,6 +150,8 @@ class Preview:
             print(f"{what}: rendered {pages} page{'s' * (pages != 1)}, wrote {len(outcome.files)} file{'s' * (len(outcome.files) != 1)} in {outcome.seconds * 1000:.0f} ms", flush=True)
         if outcome.files or outcome.removed:
             self.index_stale = True
+            if self.search_changed is not None:
+                self.search_changed |= {path for path in outcome.files if path in self.session.searchable} | outcome.removed
         if errors or self.errors or outcome.files or outcome.removed:
             self.errors = errors
             self.build += 1
@@ -169,22 +172,26 @@ class Preview:
 
     def index(self) -> None:
         """Bring the search index up to date in the background, at low priority: Pagefind reads
-        every page, and rebuilds should not wait for it. A fresh process, not a fork of this one,
-        so that this process's memory is not shared (and copied page by page) while it runs."""
+        every page of the parts it indexes again, and rebuilds should not wait for it. Fresh
+        processes, not forks of this one, so that this process's memory is not shared (and copied
+        page by page) while they run."""
         self.search_timer = None
         if self.search_failed or (self.search_thread and self.search_thread.is_alive()):
             return
         self.index_stale = False
         loop = IOLoop.current()
-        indexer = self.indexer = start_index(self.folder, background=True)
+        changed, self.search_changed = self.search_changed, set()
+        indexing = self.indexing = Indexing(self.folder, set(self.session.searchable), changed=changed,
+                                            previous=self.folder if changed is not None else None, background=True)
 
         def run() -> None:
             try:
-                finish_index(indexer, self.folder)
+                indexing.finish()
             except UsageError as error:
-                if indexer.returncode != -signal.SIGTERM:  # not stopped with the preview
+                if not indexing.stopped or indexing.failures:  # not stopped with the preview
                     print(f"dossier: the search index of the preview could not be brought up to date: {error}", file=sys.stderr)
                     self.search_failed = True
+                self.search_changed = None  # the next run indexes every part
                 return
             if self.index_stale:  # pages changed while it ran
                 loop.add_callback(self.index)
@@ -193,13 +200,9 @@ class Preview:
         self.search_thread.start()
 
     def stop(self) -> None:
-        """Stop a search indexing that is still running (it and the Pagefind it started)."""
-        if self.indexer is not None and self.indexer.poll() is None:
-            try:
-                os.killpg(self.indexer.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            self.indexer.wait(5)
+        """Stop a search indexing that is still running (it and the Pagefind runs it started)."""
+        if self.indexing is not None:
+            self.indexing.stop()
 
 
 def reload_browsers() -> None:

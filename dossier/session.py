@@ -31,6 +31,7 @@ from .read import Document, content_files, is_editor_artifact, read_document, re
 from .relink import can_relink, relink
 from .render import Renderer
 from .schema import Record
+from .search import SEARCHABLE
 from .validate import validate, validate_document
 
 EVERYTHING = graph.EVERYTHING
@@ -141,6 +142,7 @@ class Session:
         self.renderer: Renderer | None = None
         self.pages: dict[str, Callable[[], bytes]] = {}
         self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
+        self.searchable: set[str] = set()  # the pages written last whose text search indexes
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.unlinked: set[Key] = set()  # records changed since the last link
         self.page_paths: set[str] = set()  # the pages last rendered
@@ -349,6 +351,9 @@ class Session:
             return outcome
         paths, remake = self.plan()
         files = {path: self.pages[path]() for path in paths}
+        for path, data in files.items():
+            self.note_searchable(path, data)
+        self.searchable &= set(self.pages)
         outcome.rendered = len(files)
         if remake:
             files.update(self.make_extras(EveryPage(self.pages, files, previous)))
@@ -359,24 +364,29 @@ class Session:
         return outcome
 
     def render_into(self, folder: Path, previous: Path | None, workers: int = 1,
-                    searchable_done: Callable[[Path], object] | None = None) -> Outcome:
+                    searchable_done: Callable[[Path, set[str]], object] | None = None) -> Outcome:
         """Render what changed since the last render into an empty staging folder, in parallel when
         there is much to do, and carry every other file over from previous (where the last render
         went). Without previous, render everything. searchable_done is called once every page that
-        search indexes is in place (so that indexing overlaps the rendering of the timeline pages)."""
+        search indexes is in place (so that indexing overlaps the rendering of the timeline pages),
+        with those of them that are new, changed or gone since previous."""
         outcome = Outcome(problems=self.problems)
         if outcome.errors:
             return outcome
         if previous is None:
-            self.pending, self.written, self.extras_pending = EVERYTHING, {}, True
+            self.pending, self.written, self.extras_pending, self.searchable = EVERYTHING, {}, True, set()
         paths, remake = self.plan()
         if previous is not None:
             rendered = set(paths)
             carry_over(previous, folder, [path for path in self.pages if path not in rendered])
         timeline = [path for path in paths if path.startswith("timeline/")]  # pages search does not index
+        was_searchable = set(self.searchable)
         digests = render_pages(self, [path for path in paths if not path.startswith("timeline/")], folder, previous, workers)
+        gone = {path for path in self.searchable if path not in self.pages}
+        self.searchable -= gone
         if searchable_done is not None:
-            searchable_done(folder)
+            changed = {path for path, data_digest in digests.items() if self.written.get(path) != data_digest}
+            searchable_done(folder, gone | changed & (self.searchable | was_searchable))
         digests.update(render_pages(self, timeline, folder, previous, workers))
         outcome.rendered = len(paths)
         if remake:
@@ -390,11 +400,19 @@ class Session:
     def emit(self, folder: Path, previous: Path | None, path: str, data: bytes) -> bytes:
         """Put one output file into a staging folder: a link to the previous one if unchanged; return its digest."""
         data_digest = digest(data)
+        self.note_searchable(path, data)
         if previous is not None and self.written.get(path) == data_digest:
             carry_over(previous, folder, [path])
         else:
             write_into(folder, {path: data})
         return data_digest
+
+    def note_searchable(self, path: str, data: bytes) -> None:
+        """Remember whether a page just made holds text for search to index."""
+        if SEARCHABLE in data:
+            self.searchable.add(path)
+        else:
+            self.searchable.discard(path)
 
     def make_extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Remake the data exports, search fallback and static files."""
@@ -438,14 +456,15 @@ _JOB: tuple[Session, Path, Path | None] | None = None  # what forked workers ren
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 
 
-def render_chunk(paths: list[str]) -> dict[str, bytes]:
-    """Render some pages of the session being built (in a worker process); return their digests."""
+def render_chunk(paths: list[str]) -> tuple[dict[str, bytes], set[str]]:
+    """Render some pages of the session being built (in a worker process); return their digests,
+    and which of them search indexes."""
     assert _JOB is not None
     session, folder, previous = _JOB
     digests = {path: session.emit(folder, previous, path, session.pages[path]()) for path in paths}
     if session.body_cache is not None:
         session.body_cache.flush()
-    return digests
+    return digests, {path for path in paths if path in session.searchable}
 
 
 def render_pages(session: Session, paths: list[str], folder: Path, previous: Path | None, workers: int) -> dict[str, bytes]:
@@ -465,8 +484,10 @@ def render_pages(session: Session, paths: list[str], folder: Path, previous: Pat
     digests: dict[str, bytes] = {}
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=quiet_worker) as pool:
-            for part in pool.imap_unordered(render_chunk, chunks):
+            for part, searchable in pool.imap_unordered(render_chunk, chunks):
                 digests.update(part)
+                session.searchable.difference_update(part)
+                session.searchable.update(searchable)
     finally:
         gc.unfreeze()
         _JOB = None

@@ -4,7 +4,9 @@ build from file://, axe-core on every page type, and the Nu Html Checker over th
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
 import http.server
 import os
 import re
@@ -12,10 +14,12 @@ import shutil
 import subprocess
 import threading
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 from conftest import PROJECT
+from dossier import search
 from dossier.pipeline import build, load
 
 VNU = PROJECT / "node_modules/vnu-jar/build/dist/vnu.jar"
@@ -26,15 +30,34 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+@contextlib.contextmanager
+def serving(site: Path) -> Iterator[str]:
+    """Serve a built site over HTTP under a subpath (its folder's name); yield its address."""
+    handler = functools.partial(QuietHandler, directory=str(site.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/{site.name}/"
+    server.shutdown()
+    server.server_close()
+
+
 @pytest.fixture(scope="session")
 def served(real_site: Path):
     """Serve the real site over HTTP under a subpath (/site/) for the session; yield its address."""
-    handler = functools.partial(QuietHandler, directory=str(real_site.parent))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/{real_site.name}/"
-    server.shutdown()
-    server.server_close()
+    with serving(real_site) as address:
+        yield address
+
+
+@pytest.fixture(scope="session")
+def parted_site(tmp_path_factory) -> Path:
+    """Build the real documentary with its search index in parts, as a large site's is."""
+    out = tmp_path_factory.mktemp("parted") / "site"
+    saved, search.PART_PAGES = search.PART_PAGES, 16
+    try:
+        build(PROJECT, out)
+    finally:
+        search.PART_PAGES = saved
+    return out
 
 
 @pytest.fixture(scope="session")
@@ -84,6 +107,24 @@ def test_search_results_show_each_page_type(page, served):
     page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
     types = set(page.locator("#search-results .result-type").all_text_contents())
     assert {"Person", "Event", "Source"} <= types
+
+
+def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served, parted_site):
+    def found(address: str, query: str) -> list[str]:
+        page.goto(address + "search/?q=" + query)
+        page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
+        return sorted(href.split("/site/", 1)[1] for href in page.eval_on_selector_all("#search-results li a", "links => links.map(a => a.href)"))
+
+    parts = json.loads((parted_site / "pagefind/parts.json").read_text(encoding="utf-8"))["parts"]
+    assert len(parts) >= 3
+    with serving(parted_site) as parted:
+        for query in ("Torres", "bridge"):
+            whole = found(served, query)
+            assert 3 <= len(whole) < 30, (query, whole)  # all of them shown, so that the lists compare
+            got = found(parted, query)
+            assert got == whole, (query, len(got), len(whole), sorted(set(got) - set(whole)), sorted(set(whole) - set(got)))
+            assert len({search.part_of(url + "index.html", len(parts) + 1) for url in whole}) >= 2  # found in several parts
+    assert page.console_errors == []
 
 
 def test_timeline_filters_narrow_the_list_without_javascript(browser, served, documentary):

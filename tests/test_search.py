@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from conftest import copy_project
 from dossier import search
 from dossier.pipeline import build
 from dossier.problems import UsageError
+from dossier.publish import walk_files
 
 
 def test_the_build_indexes_the_site_and_keeps_only_what_the_search_page_uses(make_site):
@@ -72,3 +76,91 @@ def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):
     torres = contents["jorge-torres"]
     assert "Also written Jorge Torres Role National Guard sergeant; driver Affiliation Venezuelan National Guard Status" in torres
     assert "Date 23 February 2019, as stated" in contents["aid-convoy-blocked"]
+
+
+def test_pages_are_split_into_parts_that_keep_their_pages():
+    pages = [f"people/person-{number}/index.html" for number in range(300)]
+    parts = search.split(pages, 100)
+    assert len(parts) == 4  # a power of two, enough for 100 pages a part on average
+    assert sorted(path for part in parts for path in part) == sorted(pages)
+    grown = search.split(pages + ["events/a-new-event/index.html"], 100)
+    assert all(set(old) <= set(new) for old, new in zip(parts, grown))  # a new page moves no other
+    assert search.split(pages[:5], 100) == [sorted(pages[:5])]
+    few = search.split(pages[:3], 1)  # Pagefind cannot index an empty part: fewer parts instead
+    assert all(few) and len(few) in (1, 2)
+
+
+def indexed_urls(bundle: Path) -> dict[str, str]:
+    """Return the text Pagefind holds for each page of one part's bundle, by URL."""
+    import gzip
+
+    found = {}
+    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+        data = json.loads(text[text.index("{"):])
+        found[data["url"]] = data["content"]
+    return found
+
+
+def part_bundles(site: Path) -> list[Path]:
+    """Return the folder of each part of a built site's search index, the first one first."""
+    listed = json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))["parts"]
+    return [site / "pagefind"] + [site / "pagefind" / name for name in listed]
+
+
+def test_a_large_site_is_indexed_in_parts_holding_each_page_once(make_site, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 2)
+    root = make_site()
+    build(root, root / "site")
+    site = root / "site"
+    bundles = part_bundles(site)
+    assert len(bundles) > 2
+    made = (site / ".dossier-site").read_text(encoding="utf-8").splitlines()
+    searchable = {"/" + path.removesuffix("index.html") for path in made if path.endswith(".html") and search.SEARCHABLE in (site / path).read_bytes()}
+    parts = [indexed_urls(bundle) for bundle in bundles]
+    words = set(parts[0].pop("/pagefind-vocabulary/").split())  # every part holds every word of the site
+    assert all(set(part.pop("/pagefind-vocabulary/").split()) == words for part in parts[1:])
+    assert {"torres", "cúcuta", "sergeant"} <= words and not (site / "pagefind-vocabulary").exists()
+    assert sum(len(part) for part in parts) == len(searchable) and set().union(*parts) == searchable
+    for bundle in bundles:
+        assert (bundle / "pagefind.js").is_file() and not (bundle / "pagefind-ui.js").exists()
+        assert f"{bundle.relative_to(site).as_posix()}/pagefind.js" in made
+
+
+def test_an_edit_indexes_only_its_part_again_unless_it_brings_a_new_word(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 16)
+    root = copy_project(tmp_path / "project")
+    site = tmp_path / "site"
+    build(root, site)
+    count = len(part_bundles(site))
+    assert count >= 4
+    edited = search.part_of("people/jorge-torres/index.html", count)
+    person = root / "content/people/jorge-torres.md"
+    for number, new in enumerate(["Torres is a Venezuelan sergeant", "Torres is a marmalade sergeant"]):
+        inodes = {bundle: (bundle / "pagefind.js").stat().st_ino for bundle in part_bundles(site)}
+        person.write_text(re.sub(r"Torres is a (\w+ )?sergeant", new, person.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+        build(root, site)
+        for part, bundle in enumerate(part_bundles(site)):  # the parts not indexed again are the same files, linked
+            carried = (bundle / "pagefind.js").stat().st_ino == inodes[bundle]
+            assert carried == (part != edited and number == 0), (new, part)  # a new word is in every part
+        assert new.lower() in indexed_urls(part_bundles(site)[edited])["/people/jorge-torres/"].lower()
+        build(root, tmp_path / f"cold{number}", use_cache=False)
+        assert tree(site / "pagefind") == tree(tmp_path / f"cold{number}/pagefind")
+
+
+def test_a_damaged_part_is_indexed_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 16)
+    root = copy_project(tmp_path / "project")
+    site = tmp_path / "site"
+    build(root, site)
+    (part_bundles(site)[1] / "pagefind.js").unlink()
+    person = root / "content/people/jorge-torres.md"
+    person.write_text(person.read_text(encoding="utf-8").replace("Torres is a sergeant", "Torres is a marmalade sergeant", 1), encoding="utf-8")
+    build(root, site)
+    build(root, tmp_path / "cold", use_cache=False)
+    assert tree(site / "pagefind") == tree(tmp_path / "cold/pagefind")
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Return every file of a folder by relative path."""
+    return {path: (folder / path).read_bytes() for path in walk_files(folder)}

@@ -39,16 +39,36 @@
     };
   }
 
+  // A large site's index comes in parts (pagefind/parts.json lists all but the first): search them
+  // all. Each part also holds a page of every word of the site, which is never a result.
+  var VOCABULARY = "/pagefind-vocabulary/";
+
+  function mergeParts(pagefind, address) {
+    var listing = new URL("parts.json", address).href;
+    return fetch(listing).then(function (response) {
+      return response.ok ? response.json() : { parts: [] };
+    }).then(function (found) {
+      var parts = found.parts || [];
+      return Promise.all(parts.map(function (part) {
+        return pagefind.mergeIndex(new URL(part, listing).href);
+      })).then(function () { return parts.length; });
+    });
+  }
+
   function pagefindEngine() {
     var address = new URL(form.getAttribute("data-pagefind"), document.baseURI).href;
     return import(address).then(function (pagefind) {
       return pagefind.options({ excerptLength: 30 }).then(function () {
+        return mergeParts(pagefind, address);
+      }).then(function (extra) {
         return {
           search: function (query) {
             return pagefind.search(query).then(function (found) {
-              return Promise.all(found.results.slice(0, 30).map(function (result) { return result.data(); }));
+              return Promise.all(found.results.slice(0, 30 + extra + (extra ? 1 : 0)).map(function (result) { return result.data(); }));
             }).then(function (pages) {
-              return pages.map(function (page) {
+              return pages.filter(function (page) {
+                return page.url.slice(-VOCABULARY.length) !== VOCABULARY;
+              }).slice(0, 30).map(function (page) {
                 return { url: page.url, title: page.meta.title, type: page.meta.type || "", excerptHtml: page.excerpt };
               });
             });
