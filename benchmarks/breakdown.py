@@ -62,8 +62,7 @@ def main(root: Path) -> None:
         print(f"memory of this process so far (peak resident set): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
         began = time.perf_counter()
         index_site(folder, session.searchable)
-        used = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-        print(f"search index (Pagefind, {len(split(session.searchable))} parts, up to {os.cpu_count()} at a time): {time.perf_counter() - began:.2f} s, {used} MB a part at most")
+        print(f"search index (Pagefind, {len(split(session.searchable))} parts, up to {os.cpu_count()} at a time): {time.perf_counter() - began:.2f} s")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
