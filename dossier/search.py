@@ -1,7 +1,8 @@
 """Full-text search: the Pagefind index, built on the staged site, and a small index for file:// use.
 
 Pagefind (the `pagefind[extended]` package, with its bundled binary) indexes every page that marks
-its text with `data-pagefind-body`. Browsers refuse to load Pagefind's modules from file://, so a
+its text with `data-pagefind-body`; a large site in parts, of which a build indexes again only those
+whose pages changed. Browsers refuse to load Pagefind's modules from file://, so a
 portable build also carries `search/fallback.js`: the same text as a plain script.
 """
 
@@ -194,7 +195,7 @@ class Indexing:
         self.runner.join()
         if self.failures or self.stopped:
             self.clean()
-            raise UsageError(f"search indexing failed ({self.failures[0] if self.failures else 'stopped'}); is pagefind installed? pip install 'pagefind[extended]'")
+            raise indexing_failed(self.failures[0] if self.failures else 'stopped')
         bundle = self.folder / f".{BUNDLE}-new"
         shutil.rmtree(bundle, ignore_errors=True)
         for number in range(len(self.parts)):
@@ -206,7 +207,7 @@ class Indexing:
                 failure = self.index_part(number)  # the previous part is not all there: index it again
                 if failure:
                     self.clean()
-                    raise UsageError(f"search indexing failed ({failure}); is pagefind installed? pip install 'pagefind[extended]'")
+                    raise indexing_failed(failure)
                 (self.folder / f".{BUNDLE}-part-{number}").rename(target)
         self.remove_vocabulary()
         names = [f"parts/{number}/" for number in range(1, len(self.parts))]
@@ -274,6 +275,11 @@ class Indexing:
         self.remove_vocabulary()
         for number in self.todo:
             shutil.rmtree(self.folder / f".{BUNDLE}-part-{number}", ignore_errors=True)
+
+
+def indexing_failed(reason: str) -> UsageError:
+    """Return the error a failed Pagefind run stops the build with."""
+    return UsageError(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")
 
 
 def previous_index(site: Path) -> tuple[int, str]:
