@@ -36,7 +36,7 @@ from tornado.ioloop import IOLoop
 
 from .cli import print_problems
 from .problems import Problem, UsageError
-from .publish import carry_over, update_in_place
+from .publish import carry_over, update_in_place, walk_files
 from .search import Indexing
 from .session import Outcome, Session, open_session
 from .watch import watcher
@@ -89,7 +89,7 @@ class Preview:
             self.errors = outcome.errors
             return
         if previous is not None and (site / "pagefind").is_dir():  # its search index fits those pages
-            carry_over(site, self.folder, [Path(folder, name).relative_to(site).as_posix() for folder, _, names in os.walk(site / "pagefind") for name in names])
+            carry_over(site, self.folder, [f"pagefind/{path}" for path in walk_files(site / "pagefind")])
             self.search_changed = set()
         else:
             self.index_stale = True
@@ -191,7 +191,7 @@ class Preview:
                 if not indexing.stopped or indexing.failures:  # not stopped with the preview
                     print(f"dossier: the search index of the preview could not be brought up to date: {error}", file=sys.stderr)
                     self.search_failed = True
-                self.search_changed = None  # the next run indexes every part
+                loop.add_callback(setattr, self, "search_changed", None)  # the next run indexes every part
                 return
             if self.index_stale:  # pages changed while it ran
                 loop.add_callback(self.index)

@@ -64,7 +64,8 @@
         return {
           search: function (query) {
             return pagefind.search(query).then(function (found) {
-              return Promise.all(found.results.slice(0, 30 + extra + (extra ? 1 : 0)).map(function (result) { return result.data(); }));
+              var wordPages = extra ? extra + 1 : 0;  // at most one a part, and only when there are parts
+              return Promise.all(found.results.slice(0, 30 + wordPages).map(function (result) { return result.data(); }));
             }).then(function (pages) {
               return pages.filter(function (page) {
                 return page.url.slice(-VOCABULARY.length) !== VOCABULARY;
