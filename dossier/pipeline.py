@@ -84,7 +84,7 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
         indexing: list[Indexing] = []  # Pagefind, started once the pages it indexes are staged
 
         def start(staging: Path, changed: set[str]) -> None:
-            indexing.append(Indexing(staging, session.searchable, changed=changed, previous=previous))
+            indexing.append(Indexing(staging, session.searchable, words=set(session.word_pages), changed=changed, previous=previous))
 
         def fill(staging: Path) -> None:
             try:
@@ -95,7 +95,7 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
                 raise
 
         def prepare(staging: Path) -> None:
-            (indexing[0] if indexing else Indexing(staging, session.searchable)).finish()
+            (indexing[0] if indexing else Indexing(staging, session.searchable, words=set(session.word_pages))).finish()
 
         # Pagefind indexes the staged pages (while the timeline renders) before they go live.
         publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"),

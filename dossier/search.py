@@ -48,12 +48,10 @@ def words_of(page: bytes) -> set[str]:
     """Return the words of a page (more than search indexes, never fewer): each run of letters and
     digits, and runs joined by apostrophes, hyphens or dots both as they are and run together."""
     text = html.unescape(TAG.sub(" ", page.decode("utf-8", "replace"))).lower()
-    found = set()
-    for word in WORD.findall(text):
-        found.add(word)
-        if JOINER.search(word):
-            found.add(JOINER.sub("", word))
-            found.update(JOINER.split(word))
+    found = set(WORD.findall(text))
+    for word in [word for word in found if JOINER.search(word)]:
+        found.add(JOINER.sub("", word))
+        found.update(JOINER.split(word))
     return found
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
@@ -98,15 +96,16 @@ class Indexing:
     """Pagefind runs over the parts of a site folder that need indexing, a few at a time, then the
     bundle put together: parts whose pages did not change are carried over from the previous site.
 
+    words: every word of those pages, as words_of() finds them (None: read the pages to find them).
     changed: the searchable pages that are new, changed or gone since previous was indexed (None:
     index every part). A change to the site's words changes every part (see VOCABULARY_PAGE). In
     the background, Pagefind runs at the lowest CPU priority (where `nice` exists), each run
     leading its own process group.
     """
 
-    def __init__(self, folder: Path, pages: Iterable[str], *, changed: set[str] | None = None, previous: Path | None = None,
-                 background: bool = False, jobs: int | None = None):
-        self.folder, self.background, self.previous = folder, background, previous
+    def __init__(self, folder: Path, pages: Iterable[str], *, words: set[str] | None = None, changed: set[str] | None = None,
+                 previous: Path | None = None, background: bool = False, jobs: int | None = None):
+        self.folder, self.background, self.previous, self.words = folder, background, previous, words
         self.parts = split(pages)
         self.todo: list[int] = []
         self.queue: list[int] = []
@@ -235,15 +234,12 @@ class Indexing:
 
     def write_vocabulary(self) -> None:
         """Write the page of every word of the site that each part indexes too (see VOCABULARY_PAGE)."""
-        words: set[str] = set()
-        language = b"en"
-        for part in self.parts:
-            for path in part:
-                page = (self.folder / path).read_bytes()
-                words |= words_of(page)
-                found = LANGUAGE.search(page, 0, 512)
-                language = found.group(1) if found else language
-        text = " ".join(sorted(words))
+        if self.words is None:
+            self.words = set().union(*(words_of((self.folder / path).read_bytes()) for part in self.parts for path in part))
+        with open(self.folder / self.parts[0][0], "rb") as page:
+            found = LANGUAGE.search(page.read(512))
+        language = found.group(1) if found else b"en"
+        text = " ".join(sorted(self.words))
         self.vocabulary = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
         target = self.folder / VOCABULARY_PAGE
         target.parent.mkdir(parents=True, exist_ok=True)

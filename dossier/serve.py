@@ -122,7 +122,7 @@ class Preview:
                 outcome.changed, outcome.seconds = True, time.perf_counter() - started
                 outcome.removed = before - set(self.session.written)
             else:
-                outcome = self.session.update(paths)
+                outcome = self.session.update(paths, self.folder)  # the pages there are the ones replaced
             self.broken = False
         except Exception as error:  # a bug, not a content problem: keep serving the last good site
             outcome = Outcome(problems=[Problem("(dossier)", 0, 0, "error", f"the rebuild failed: {error!r}")], changed=True)
@@ -181,7 +181,7 @@ class Preview:
         self.index_stale = False
         loop = IOLoop.current()
         changed, self.search_changed = self.search_changed, set()
-        indexing = self.indexing = Indexing(self.folder, set(self.session.searchable), changed=changed,
+        indexing = self.indexing = Indexing(self.folder, set(self.session.searchable), words=set(self.session.word_pages), changed=changed,
                                             previous=self.folder if changed is not None else None, background=True)
 
         def run() -> None:

@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
@@ -31,7 +31,7 @@ from .read import Document, content_files, is_editor_artifact, read_document, re
 from .relink import can_relink, relink
 from .render import Renderer
 from .schema import Record
-from .search import SEARCHABLE
+from .search import SEARCHABLE, words_of
 from .validate import validate, validate_document
 
 EVERYTHING = graph.EVERYTHING
@@ -143,6 +143,8 @@ class Session:
         self.pages: dict[str, Callable[[], bytes]] = {}
         self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
         self.searchable: set[str] = set()  # the pages written last whose text search indexes
+        self.word_pages: Counter[str] = Counter()  # each word of those pages: in how many of them
+        self.word_changes: Counter[str] = Counter()  # what the pages made since the last settle_words() change in it
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.unlinked: set[Key] = set()  # records changed since the last link
         self.page_paths: set[str] = set()  # the pages last rendered
@@ -352,8 +354,9 @@ class Session:
         paths, remake = self.plan()
         files = {path: self.pages[path]() for path in paths}
         for path, data in files.items():
-            self.note_searchable(path, data)
-        self.searchable &= set(self.pages)
+            if self.written.get(path) != digest(data) and path.endswith(".html"):
+                self.note_searchable(path, data, previous)
+        self.settle_words(previous)
         outcome.rendered = len(files)
         if remake:
             files.update(self.make_extras(EveryPage(self.pages, files, previous)))
@@ -375,6 +378,7 @@ class Session:
             return outcome
         if previous is None:
             self.pending, self.written, self.extras_pending, self.searchable = EVERYTHING, {}, True, set()
+            self.word_pages = Counter()
         paths, remake = self.plan()
         if previous is not None:
             rendered = set(paths)
@@ -382,8 +386,7 @@ class Session:
         timeline = [path for path in paths if path.startswith("timeline/")]  # pages search does not index
         was_searchable = set(self.searchable)
         digests = render_pages(self, [path for path in paths if not path.startswith("timeline/")], folder, previous, workers)
-        gone = {path for path in self.searchable if path not in self.pages}
-        self.searchable -= gone
+        gone = self.settle_words(previous)
         if searchable_done is not None:
             changed = {path for path, data_digest in digests.items() if self.written.get(path) != data_digest}
             searchable_done(folder, gone | changed & (self.searchable | was_searchable))
@@ -400,19 +403,35 @@ class Session:
     def emit(self, folder: Path, previous: Path | None, path: str, data: bytes) -> bytes:
         """Put one output file into a staging folder: a link to the previous one if unchanged; return its digest."""
         data_digest = digest(data)
-        self.note_searchable(path, data)
+        if self.written.get(path) != data_digest and path.endswith(".html"):
+            self.note_searchable(path, data, previous)
         if previous is not None and self.written.get(path) == data_digest:
             carry_over(previous, folder, [path])
         else:
             write_into(folder, {path: data})
         return data_digest
 
-    def note_searchable(self, path: str, data: bytes) -> None:
-        """Remember whether a page just made holds text for search to index."""
+    def note_searchable(self, path: str, data: bytes, previous: Path | None) -> None:
+        """Remember whether a new or changed page holds text for search to index, and count its words,
+        less those of the page it replaces (read from previous; without previous, they stay counted)."""
+        if path in self.searchable and previous is not None:
+            self.word_changes.subtract(words_of((previous / path).read_bytes()))
         if SEARCHABLE in data:
             self.searchable.add(path)
+            self.word_changes.update(words_of(data))
         else:
             self.searchable.discard(path)
+
+    def settle_words(self, previous: Path | None) -> set[str]:
+        """Take the word counts of the pages made, and of the searchable pages that are gone, into
+        word_pages; forget the gone pages and return them."""
+        gone = {path for path in self.searchable if path not in self.pages}
+        for path in gone if previous is not None else ():
+            self.word_changes.subtract(words_of((previous / path).read_bytes()))
+        self.searchable -= gone
+        self.word_pages.update(self.word_changes)
+        self.word_pages, self.word_changes = +self.word_pages, Counter()
+        return gone
 
     def make_extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Remake the data exports, search fallback and static files."""
@@ -456,15 +475,16 @@ _JOB: tuple[Session, Path, Path | None] | None = None  # what forked workers ren
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 
 
-def render_chunk(paths: list[str]) -> tuple[dict[str, bytes], set[str]]:
+def render_chunk(paths: list[str]) -> tuple[dict[str, bytes], set[str], Counter[str]]:
     """Render some pages of the session being built (in a worker process); return their digests,
-    and which of them search indexes."""
+    which of them search indexes, and how they change the count of each word."""
     assert _JOB is not None
     session, folder, previous = _JOB
     digests = {path: session.emit(folder, previous, path, session.pages[path]()) for path in paths}
     if session.body_cache is not None:
         session.body_cache.flush()
-    return digests, {path for path in paths if path in session.searchable}
+    changes, session.word_changes = session.word_changes, Counter()
+    return digests, {path for path in paths if path in session.searchable}, changes
 
 
 def render_pages(session: Session, paths: list[str], folder: Path, previous: Path | None, workers: int) -> dict[str, bytes]:
@@ -484,8 +504,9 @@ def render_pages(session: Session, paths: list[str], folder: Path, previous: Pat
     digests: dict[str, bytes] = {}
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=quiet_worker) as pool:
-            for part, searchable in pool.imap_unordered(render_chunk, chunks):
+            for part, searchable, words in pool.imap_unordered(render_chunk, chunks):
                 digests.update(part)
+                session.word_changes.update(words)
                 session.searchable.difference_update(part)
                 session.searchable.update(searchable)
     finally:
