@@ -52,7 +52,7 @@ def main(root: Path) -> None:
             counts[kind(path)] += 1
             sizes[kind(path)] += len(data)
             write_into(folder, {path: data})
-            session.note_searchable(path, data)
+            session.note_searchable(path, data, None)
         began = time.perf_counter()
         extras = session.make_extras(dict.fromkeys(session.pages, b""))  # only a portable build reads the pages
         write_into(folder, extras)

@@ -2,8 +2,8 @@
 
 Pagefind (the `pagefind[extended]` package, with its bundled binary) indexes every page that marks
 its text with `data-pagefind-body`; a large site in parts, of which a build indexes again only those
-whose pages changed. Browsers refuse to load Pagefind's modules from file://, so a
-portable build also carries `search/fallback.js`: the same text as a plain script.
+whose pages changed. Browsers refuse to load Pagefind's modules from file://, so a portable build
+also carries `search/fallback.js`: the same text as a plain script.
 """
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ from .publish import carry_over, walk_files
 NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
 SEARCHABLE = b"data-pagefind-body"  # what marks a page whose text is indexed
 BUNDLE = "pagefind"  # where the index goes in the site
+# Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
+UNUSED_BUNDLE_FILES = (
+    "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+    "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js",
+)
 # Pagefind holds every word it indexes in memory (about 0.3 MB a page of ours) until it writes the
 # index: a large site is indexed in parts of at most about this many pages, which the search page
 # loads together. Only the parts whose pages changed are indexed again.
@@ -53,11 +58,6 @@ def words_of(page: bytes) -> set[str]:
         found.add(JOINER.sub("", word))
         found.update(JOINER.split(word))
     return found
-# Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
-UNUSED_BUNDLE_FILES = (
-    "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
-    "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js",
-)
 
 
 def split(pages: Iterable[str], part_pages: int | None = None) -> list[list[str]]:
