@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import http.client
+import json
 import os
 import queue
 import re
@@ -17,10 +20,11 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-from conftest import PROJECT, chromium_or_skip
+from conftest import PROJECT, chromium_or_skip, copy_project
 
+from dossier import search
 from dossier.cli import main
-from dossier.serve import error_page, looks_like_page, resolve
+from dossier.serve import Preview, error_page, looks_like_page, resolve
 from dossier.problems import Problem
 
 PERSON = "content/people/jorge-torres.md"
@@ -259,3 +263,53 @@ def test_the_search_index_catches_up_after_edits(make_site):
         while server.get("/pagefind/pagefind-entry.json")[1] == before:
             assert time.monotonic() < deadline, "the search index never caught up"
             time.sleep(0.1)
+
+
+def test_the_preview_brings_only_the_changed_part_of_a_large_index_up_to_date(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 16)
+    root = copy_project(tmp_path / "project")
+    folder = tmp_path / "preview"
+    folder.mkdir()
+
+    def part_files() -> list[Path]:
+        listed = json.loads((folder / "pagefind/parts.json").read_text(encoding="utf-8"))["parts"]
+        return [folder / "pagefind/pagefind.js"] + [folder / "pagefind" / name / "pagefind.js" for name in listed]
+
+    def save_and_index(preview: Preview, old: str, new: str) -> tuple[list[int], list[int]]:
+        before = [file.stat().st_ino for file in part_files()]
+        edit(root, PERSON, old, new)
+        preview.changed = {PERSON}
+        preview.rebuild()
+        preview.index()
+        preview.search_thread.join()
+        return before, [file.stat().st_ino for file in part_files()]
+
+    async def run() -> None:
+        preview = Preview(root, folder)
+        preview.start()
+        preview.index()
+        preview.search_thread.join()
+        count = len(part_files())
+        assert count >= 4
+        edited = search.part_of("people/jorge-torres/index.html", count)
+        before, after = save_and_index(preview, "Torres is a sergeant", "Torres is a Venezuelan sergeant")
+        assert [number for number in range(count) if before[number] != after[number]] == [edited]
+        before, after = save_and_index(preview, "Torres is a Venezuelan sergeant", "Torres is a marmalade sergeant")
+        assert all(b != a for b, a in zip(before, after))  # a word new to the site is in every part
+        fragments = (folder / search.part_folder(edited)).glob("fragment/*.pf_fragment")
+        assert any(b"marmalade" in gzip.decompress(fragment.read_bytes()) for fragment in fragments)
+        preview.stop()
+
+    failures: list[BaseException] = []
+
+    def in_a_loop_of_its_own() -> None:  # the browser tests keep an event loop in the main thread
+        try:
+            asyncio.run(run())
+        except BaseException as error:
+            failures.append(error)
+
+    worker = threading.Thread(target=in_a_loop_of_its_own)
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]
