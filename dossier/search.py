@@ -39,6 +39,9 @@ UNUSED_BUNDLE_FILES = (
 # index: a large site is indexed in parts of at most about this many pages, which the search page
 # loads together. Only the parts whose pages changed are indexed again.
 PART_PAGES = 1000
+# Pagefind quietly matches nothing once a glob is about 300,000 characters long (measured with 1.5.2):
+# parts are also made small enough that the paths of one stay well below that.
+PART_CHARACTERS = 100_000
 # Where a word is in none of a part's pages, Pagefind searches that part for the longest start of it
 # that is ("to" for "torres"): each part also indexes a page holding every word of the site, which
 # the search page leaves out of its results, so that a part answers as the whole index would.
@@ -65,8 +68,9 @@ def split(pages: Iterable[str], part_pages: int | None = None) -> list[list[str]
     each page in the part its path hashes to, so that the same page stays in the same part."""
     pages = sorted(pages)
     limit = part_pages or PART_PAGES
+    characters = sum(len(path) + 1 for path in pages)
     count = 1
-    while count * limit < len(pages):
+    while count * limit < len(pages) or count * PART_CHARACTERS < characters:
         count *= 2
     while True:
         parts: list[list[str]] = [[] for _ in range(count)]

@@ -88,6 +88,8 @@ def test_pages_are_split_into_parts_that_keep_their_pages():
     assert search.split(pages[:5], 100) == [sorted(pages[:5])]
     few = search.split(pages[:3], 1)  # Pagefind cannot index an empty part: fewer parts instead
     assert all(few) and len(few) in (1, 2)
+    long = [f"events/{'x' * 200}-{number}/index.html" for number in range(1000)]  # a glob Pagefind would not read
+    assert all(sum(len(path) + 1 for path in part) < 2 * search.PART_CHARACTERS for part in search.split(long))
 
 
 def indexed_urls(bundle: Path) -> dict[str, str]:
