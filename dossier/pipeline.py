@@ -84,7 +84,8 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
         indexing: list[Indexing] = []  # Pagefind, started once the pages it indexes are staged
 
         def start(staging: Path, changed: set[str]) -> None:
-            indexing.append(Indexing(staging, session.searchable, words=set(session.word_pages), changed=changed, previous=previous))
+            indexing.append(Indexing(staging, session.searchable, words=set(session.word_pages), changed=changed, previous=previous,
+                                    jobs=1))  # one at a time while the timeline's pages render
 
         def fill(staging: Path) -> None:
             try:

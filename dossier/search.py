@@ -118,7 +118,9 @@ class Indexing:
         self.failures: list[str] = []
         self.stopped = False
         self.lock = threading.Lock()
-        self.runner = threading.Thread(target=self.run, args=(changed, jobs or os.cpu_count() or 1), daemon=True)
+        self.jobs = jobs or os.cpu_count() or 1  # Pagefind runs at a time (see widen())
+        self.slots = threading.Semaphore(self.jobs)
+        self.runner = threading.Thread(target=self.run, args=(changed, max(self.jobs, os.cpu_count() or 1)), daemon=True)
         self.runner.start()
 
     def run(self, changed: set[str] | None, jobs: int) -> None:
@@ -143,17 +145,26 @@ class Indexing:
     def work(self) -> None:
         """Run Pagefind over the parts left to do, one after another, until none is left."""
         while True:
-            with self.lock:
-                if self.stopped or not self.queue:
-                    return
-                number = self.queue.pop(0)
-            failure = self.index_part(number)
+            with self.slots:
+                with self.lock:
+                    if self.stopped or not self.queue:
+                        return
+                    number = self.queue.pop(0)
+                failure = self.index_part(number)
             if failure:
                 with self.lock:
                     if self.stopped:  # stopped on purpose, not a failure
                         return
                     self.failures.append(failure)
                     self.stopped = True
+
+    def widen(self, jobs: int) -> None:
+        """Let up to jobs Pagefind runs go at a time from now on (each holds its part's words in memory:
+        a build runs one while its pages still render, then one per core)."""
+        with self.lock:
+            more, self.jobs = max(0, jobs - self.jobs), max(jobs, self.jobs)
+        for _ in range(more):
+            self.slots.release()
 
     def index_part(self, number: int) -> str | None:
         """Index one part into its own folder beside the bundle; return what went wrong, if anything."""
@@ -194,7 +205,9 @@ class Indexing:
         return None
 
     def finish(self) -> None:
-        """Wait for every run, then put the bundle in place (replacing the folder's old one, if any)."""
+        """Wait for every run (one per core from now on), then put the bundle in place (replacing the
+        folder's old one, if any)."""
+        self.widen(os.cpu_count() or 1)
         self.runner.join()
         if self.failures or self.stopped:
             self.clean()

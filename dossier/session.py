@@ -18,7 +18,7 @@ import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import cache, graph
 from .audit import Auditor
@@ -471,24 +471,35 @@ class Session:
         return {**self.__dict__, "renderer": None, "pages": {}, "other_pages": None}
 
 
-_JOB: tuple[Session, Path, Path | None] | None = None  # what forked workers render: set just before forking
+_JOB: tuple[Session, Path, Path | None, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
+CHUNK = 16  # pages a process takes at a time
 
 
-def render_chunk(paths: list[str]) -> tuple[dict[str, bytes], set[str], Counter[str]]:
-    """Render some pages of the session being built (in a worker process); return their digests,
-    which of them search indexes, and how they change the count of each word."""
+def render_claimed(_: object = None) -> tuple[dict[str, bytes], set[str], Counter[str]]:
+    """Render chunks of the pages being built until none is left, taking the next one not taken by
+    another process; return the pages' digests, which of them search indexes, and how they change
+    the count of each word."""
     assert _JOB is not None
-    session, folder, previous = _JOB
-    digests = {path: session.emit(folder, previous, path, session.pages[path]()) for path in paths}
+    session, folder, previous, chunks, claimed = _JOB
+    digests: dict[str, bytes] = {}
+    while True:
+        with claimed.get_lock():
+            number = claimed.value
+            claimed.value += 1
+        if number >= len(chunks):
+            break
+        for path in chunks[number]:
+            digests[path] = session.emit(folder, previous, path, session.pages[path]())
     if session.body_cache is not None:
         session.body_cache.flush()
     changes, session.word_changes = session.word_changes, Counter()
-    return digests, {path for path in paths if path in session.searchable}, changes
+    return digests, {path for path in digests if path in session.searchable}, changes
 
 
 def render_pages(session: Session, paths: list[str], folder: Path, previous: Path | None, workers: int) -> dict[str, bytes]:
-    """Render pages into a staging folder, with a pool of forked workers when there are many."""
+    """Render pages into a staging folder: with many pages, this process and workers - 1 forked ones
+    take chunks of them in turn (a process fewer than workers, as each holds the site's memory)."""
     global _JOB
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork"):
         digests = {path: session.emit(folder, previous, path, session.pages[path]()) for path in paths}
@@ -498,13 +509,14 @@ def render_pages(session: Session, paths: list[str], folder: Path, previous: Pat
     if session.body_cache is not None:
         session.body_cache.close()  # each worker opens its own connection
     big_first = sorted(paths, key=lambda path: (path.count("/") > 2 and not path.startswith(("timeline/", "sources/")), path))
-    chunks = [big_first[start: start + 16] for start in range(0, len(big_first), 16)]
-    _JOB = (session, folder, previous)
+    context = multiprocessing.get_context("fork")
+    _JOB = (session, folder, previous, [big_first[start: start + CHUNK] for start in range(0, len(big_first), CHUNK)], context.Value("l", 0))
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
-    digests: dict[str, bytes] = {}
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=quiet_worker) as pool:
-            for part, searchable, words in pool.imap_unordered(render_chunk, chunks):
+        with context.Pool(workers - 1, initializer=quiet_worker) as pool:
+            theirs = pool.map_async(render_claimed, range(workers - 1), chunksize=1)
+            digests, _, session.word_changes = render_claimed()  # this process's share, noted as it went
+            for part, searchable, words in theirs.get():
                 digests.update(part)
                 session.word_changes.update(words)
                 session.searchable.difference_update(part)

@@ -166,3 +166,13 @@ def test_a_damaged_part_is_indexed_again(tmp_path, monkeypatch):
 def tree(folder: Path) -> dict[str, bytes]:
     """Return every file of a folder by relative path."""
     return {path: (folder / path).read_bytes() for path in walk_files(folder)}
+
+
+def test_pages_rendered_by_several_processes_equal_those_rendered_by_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 16)  # every part indexes the words counted as the pages render
+    root = copy_project(tmp_path / "project")
+    build(root, tmp_path / "one", use_cache=False, workers=1)
+    build(root, tmp_path / "three", use_cache=False, workers=3)
+    one, three = tree(tmp_path / "one"), tree(tmp_path / "three")
+    assert len(one) > 300 and one.keys() == three.keys()
+    assert [path for path in one if one[path] != three[path]] == []
