@@ -10,7 +10,7 @@ import io
 import json
 import uuid
 import xml.etree.ElementTree as etree
-from typing import Any
+from typing import Any, Iterable
 
 from markupsafe import Markup, escape
 
@@ -40,6 +40,21 @@ def event_of(site: Site, eid: str) -> Event:
 def event_sources(site: Site, event: Event) -> list[str]:
     """Return the ids of the sources an event's page cites, sorted."""
     return sorted({c.source for c in site.citations.get(("events", event.id), [])})
+
+
+def records_json(lists: dict[str, Iterable[dict[str, Any]]]) -> bytes:
+    """Return a JSON object of named lists of records, each record on a line of its own: readable,
+    diffable line by line, and encoded one record at a time (a large site's export never exists
+    as one tree of Python objects)."""
+    lines = ["{"]
+    for number, (name, records) in enumerate(lists.items()):
+        lines.append(json.dumps(name) + ": [")
+        lines.extend(json.dumps(record, ensure_ascii=False) + "," for record in records)
+        if lines[-1].endswith(","):
+            lines[-1] = lines[-1][:-1]
+        lines.append("]," if number < len(lists) - 1 else "]")
+    lines.append("}\n")
+    return "\n".join(lines).encode("utf-8")
 
 
 def timelinejs_date(point: Point) -> dict[str, int]:

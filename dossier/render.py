@@ -9,7 +9,7 @@ import json
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -219,36 +219,39 @@ def front_matter_citations(record: Record) -> list[tuple[str, str]]:
 
 
 def site_json(site: Site) -> bytes:
-    """Return the public data export: people, events, sources and citations."""
-    people = [
-        {"id": p.id, "name": p.name, "aliases": p.aliases, "anonymous": p.anonymous, "summary": p.summary, "url": p.page_url}
-        for p in (site.records["people"][i] for i in sorted(site.records["people"]))
-    ]
-    events = []
-    for eid in site.timeline:
-        event = site.records["events"][eid]
-        assert isinstance(event, Event)
-        events.append({
-            "id": event.id, "title": event.title, "date": event.date.text,
-            "start": event.date.start.iso() if event.date.start else None,
-            "end": event.date.end.iso() if event.date.end else None,
-            "approximate": event.date.approximate, "summary": event.summary, "people": event.people, "url": event.page_url,
-        })
-    sources = []
-    for sid in sorted(site.records["sources"]):
-        source = site.records["sources"][sid]
-        assert isinstance(source, Source)
-        sources.append({
-            "id": source.id, "title": source.title, "outlet": source.outlet, "byline": source.byline,
-            "published": source.published.text if source.published else None, "url": source.url or None,
-            "seed": source.seed, "derived_from": source.derived_from, "language": source.language,
-        })
-    citations = [
-        {"page": site.get(key).page_url, "source": c.source, "quote": c.quote}
-        for key in sorted(site.citations) for c in site.citations[key]
-    ]
-    data = {"people": people, "events": events, "sources": sources, "citations": citations}
-    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """Return the public data export: people, events, sources and citations, one record a line."""
+    def people() -> Iterator[dict]:
+        for pid in sorted(site.records["people"]):
+            p = site.records["people"][pid]
+            yield {"id": p.id, "name": p.name, "aliases": p.aliases, "anonymous": p.anonymous, "summary": p.summary, "url": p.page_url}
+
+    def events() -> Iterator[dict]:
+        for eid in site.timeline:
+            event = site.records["events"][eid]
+            assert isinstance(event, Event)
+            yield {
+                "id": event.id, "title": event.title, "date": event.date.text,
+                "start": event.date.start.iso() if event.date.start else None,
+                "end": event.date.end.iso() if event.date.end else None,
+                "approximate": event.date.approximate, "summary": event.summary, "people": event.people, "url": event.page_url,
+            }
+
+    def sources() -> Iterator[dict]:
+        for sid in sorted(site.records["sources"]):
+            source = site.records["sources"][sid]
+            assert isinstance(source, Source)
+            yield {
+                "id": source.id, "title": source.title, "outlet": source.outlet, "byline": source.byline,
+                "published": source.published.text if source.published else None, "url": source.url or None,
+                "seed": source.seed, "derived_from": source.derived_from, "language": source.language,
+            }
+
+    def citations() -> Iterator[dict]:
+        for key in sorted(site.citations):
+            for c in site.citations[key]:
+                yield {"page": site.get(key).page_url, "source": c.source, "quote": c.quote}
+
+    return export.records_json({"people": people(), "events": events(), "sources": sources(), "citations": citations()})
 
 
 @dataclass

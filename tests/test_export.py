@@ -118,3 +118,14 @@ def test_the_pages_workflow_builds_with_make_and_deploys_the_site_folder():
     assert any(step.get("run", "").startswith("make build") for step in steps)
     assert {"uses": "actions/upload-pages-artifact@v3", "with": {"path": "site/"}} in steps
     assert workflow["jobs"]["deploy"]["steps"][0]["uses"].startswith("actions/deploy-pages@")
+
+
+def test_records_json_puts_each_record_on_a_line_of_its_own():
+    from dossier.export import records_json
+
+    lists = {"people": [{"id": "a", "name": "Ana «Ñ»"}, {"id": "b", "quote": "line\nbreak, \"quoted\""}], "events": [], "sources": [{"id": "s"}]}
+    text = records_json({name: iter(records) for name, records in lists.items()}).decode("utf-8")
+    assert json.loads(text) == lists
+    lines = text.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}" and text.endswith("}\n")
+    assert [json.loads(line.rstrip(",")) for line in lines if line.startswith("{\"")] == [*lists["people"], *lists["sources"]]
