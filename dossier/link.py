@@ -19,7 +19,7 @@ LINKABLE = ("people", "events", "places", "groups", "sources", "pages")
 RESERVED_PAGE_IDS = {"people", "events", "places", "groups", "sources", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
 
 
-@dataclass
+@dataclass(slots=True)  # many: one per cited passage
 class Passage:
     """A cited passage of a source: where it is in the text and which pages cite it."""
 

@@ -7,6 +7,7 @@ positions map back to the original text so that source pages can highlight the p
 from __future__ import annotations
 
 import bisect
+from array import array
 import functools
 import difflib
 import hashlib
@@ -22,7 +23,7 @@ SPACE = re.compile(r"\s+")
 NON_SPACE = re.compile(r"\S+")
 
 
-@functools.lru_cache(maxsize=1 << 16)  # a quote is normalised to be found, then again for its anchor
+@functools.lru_cache(maxsize=4096)  # a quote is normalised to be found, then soon after for its anchor
 def normalize(text: str) -> str:
     """Fold typographic quotes and dashes to ASCII and collapse white space."""
     return SPACE.sub(" ", text.translate(TYPOGRAPHIC)).strip()
@@ -39,10 +40,10 @@ class SeedText:
 
     text: str
     normal: str = field(default="", compare=False)
-    # Where each run of non-space characters starts, in the normal form and in the text: a few
-    # numbers per word instead of one per character, and built by the regex engine.
-    run_starts: list[int] = field(default_factory=list, repr=False, compare=False)
-    run_origins: list[int] = field(default_factory=list, repr=False, compare=False)
+    # Where each run of non-space characters starts, in the normal form and in the text: two
+    # machine integers per word (not Python objects: a large project has many seeds).
+    run_starts: array = field(default_factory=lambda: array("q"), repr=False, compare=False)
+    run_origins: array = field(default_factory=lambda: array("q"), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         folded = self.text.translate(TYPOGRAPHIC)

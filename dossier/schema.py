@@ -21,7 +21,7 @@ def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "
     return field(default=default, metadata=metadata)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)  # many: one per citation
 class Citation:
     """A verbatim passage of a source that supports a claim."""
 
