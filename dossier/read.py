@@ -6,6 +6,8 @@ body with its first line) and seed texts, collecting every problem instead of st
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -222,13 +224,19 @@ def parse_yaml_file(text: str, path: str, kind: str, stem: str) -> tuple[Documen
     return Document(path, kind, stem, meta, key_lines), []
 
 
+@functools.lru_cache(maxsize=64)
+def real_folders(root: str, top: str) -> tuple[str, str]:
+    """Return where the project and one of its top folders really are (links followed): the places
+    its files may lead to."""
+    return os.path.realpath(root), os.path.realpath(os.path.join(root, top))
+
+
 def read_text(root: Path, file: Path, limit: int) -> tuple[str | None, list[Problem]]:
     """Read and decode one file of the project, refusing links that lead out of it."""
     relative = file.relative_to(root).as_posix()
-    folder = root / file.relative_to(root).parts[0]
-    target = file.resolve()
+    target = os.path.realpath(file)
     # A link to a file elsewhere (a key, a password file) would be published: only the project's files are read.
-    if not (target.is_relative_to(root.resolve()) or target.is_relative_to(folder.resolve())):
+    if not any(target.startswith(folder + os.sep) for folder in real_folders(str(root), relative.split("/")[0])):
         return None, [Problem(relative, 0, 0, "error", f"links to {target}, outside the project; copy the file in instead")]
     try:
         raw = file.read_bytes()

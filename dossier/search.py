@@ -54,7 +54,11 @@ LANGUAGE = re.compile(rb'<html lang="([^"]+)"')
 
 def words_of(page: bytes) -> set[str]:
     """Return the words of a page (more than search indexes, never fewer): each run of letters and
-    digits, and runs joined by apostrophes, hyphens or dots both as they are and run together."""
+    digits, and runs joined by apostrophes, hyphens or dots both as they are and run together.
+    Only what follows the first element search indexes is read: Pagefind indexes nothing before it."""
+    marked = page.find(SEARCHABLE)
+    if marked >= 0:
+        page = page[page.find(b">", marked) + 1:]
     text = html.unescape(TAG.sub(" ", page.decode("utf-8", "replace"))).lower()
     found = set(WORD.findall(text))
     for word in [word for word in found if JOINER.search(word)]:

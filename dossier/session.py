@@ -27,7 +27,7 @@ from .link import Key, Site, link
 from .passages import SeedText
 from .problems import Problem
 from .publish import carry_over, walk_files, write_into
-from .read import Document, content_files, is_editor_artifact, read_document, read_seeds
+from .read import Document, content_files, is_editor_artifact, read_document, read_seeds, real_folders
 from .relink import can_relink, relink
 from .render import Renderer
 from .schema import Record
@@ -163,6 +163,7 @@ class Session:
 
     def load(self) -> None:
         """Read, validate and link the whole project."""
+        real_folders.cache_clear()  # where the project's folders lead may have changed since
         self.inputs = scan_inputs(self.root)
         files, self.listing = content_files(self.root)
         self.entries = {}
@@ -211,6 +212,7 @@ class Session:
 
     def refresh(self, paths: Iterable[str]) -> bool:
         """Read the named files again (paths relative to the project); return whether any input changed."""
+        real_folders.cache_clear()
         changed = relisted = False
         for relative in sorted(set(paths)):
             data = file_digest(self.root / relative) if (self.root / relative).is_file() else None

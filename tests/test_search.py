@@ -176,3 +176,13 @@ def test_pages_rendered_by_several_processes_equal_those_rendered_by_one(tmp_pat
     one, three = tree(tmp_path / "one"), tree(tmp_path / "three")
     assert len(one) > 300 and one.keys() == three.keys()
     assert [path for path in one if one[path] != three[path]] == []
+
+
+def test_the_words_of_a_page_are_those_from_its_indexed_element_on():
+    page = ("<html><head><title>Menu heading</title></head><body><nav>Navigation</nav>"
+            "<main data-pagefind-body><h1>Jorge Torres</h1><p>Crossed the Simón-Bolívar bridge &amp; O'Brien's</p></main>"
+            "<footer>Colophon</footer></body></html>").encode("utf-8")
+    words = search.words_of(page)
+    assert {"jorge", "torres", "simón-bolívar", "simón", "bolívar", "simónbolívar", "o'brien's", "obriens", "colophon"} <= words
+    assert not words & {"menu", "heading", "navigation", "data", "pagefind", "body", "amp", "main"}
+    assert "navigation" in search.words_of(page.replace(b" data-pagefind-body", b""))  # no indexed element: every word
