@@ -93,7 +93,7 @@ def person_file(root: Path) -> Path:
 def change(file: Path, number: int) -> str:
     """Change one sentence of a person's prose; return a phrase that only the new version shows."""
     marker = f"Edited sentence number {number} here"
-    text = re.sub(r"\nEdited sentence number \d+ here\.\n", "\n", file.read_text(encoding="utf-8"))
+    text = re.sub(r"\nEdited sentence number \d+ here\.\n", "", file.read_text(encoding="utf-8"))
     first = text.index("\n\n", text.index("---", 3))
     file.write_text(text[:first] + f"\n{marker}.\n" + text[first:], encoding="utf-8")
     return marker

@@ -113,7 +113,7 @@ class Indexing:
 
     def __init__(self, folder: Path, pages: Iterable[str], *, words: set[str] | None = None, changed: set[str] | None = None,
                  previous: Path | None = None, background: bool = False, jobs: int | None = None):
-        self.folder, self.background, self.previous, self.words = folder, background, previous, words
+        self.folder, self.background, self.previous, self.words = folder.resolve(), background, previous, words  # Pagefind runs elsewhere
         self.parts = split(pages)
         self.todo: list[int] = []
         self.queue: list[int] = []

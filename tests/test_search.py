@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import re
 import subprocess
 import sys
@@ -186,3 +187,13 @@ def test_the_words_of_a_page_are_those_from_its_indexed_element_on():
     assert {"jorge", "torres", "simón-bolívar", "simón", "bolívar", "simónbolívar", "o'brien's", "obriens", "colophon"} <= words
     assert not words & {"menu", "heading", "navigation", "data", "pagefind", "body", "amp", "main"}
     assert "navigation" in search.words_of(page.replace(b" data-pagefind-body", b""))  # no indexed element: every word
+
+
+def test_a_site_named_by_a_relative_path_is_indexed(make_site, monkeypatch):
+    root = make_site()
+    build(root, root / "site")
+    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search.SEARCHABLE in (root / "site" / path).read_bytes()]
+    shutil.rmtree(root / "site/pagefind")
+    monkeypatch.chdir(root)
+    search.index_site(Path("site"), pages)  # Pagefind runs in a folder of its own, not here
+    assert indexed_urls(root / "site/pagefind").keys() == {"/" + path.removesuffix("index.html") for path in pages}
