@@ -88,7 +88,9 @@ def command_build(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.source) / "site"
     if args.base_url is not None and not args.base_url.startswith(("https://", "http://")):
         raise UsageError(f"--base-url must start with https:// or http://, not {args.base_url!r}")
-    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url)
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs)
     print_problems(report.warnings)
     made = ", ".join(f"{count} {kind}" for kind, count in sorted(report.pages.items()))
     print(f"built {out}: {report.files} files ({made}) in {report.seconds:.2f} s")
@@ -110,6 +112,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--portable", action="store_true", help="links name their index.html, so the site works from file://")
     build.add_argument("--base-url", help="public address of the site, for canonical links, feed and sitemap (overrides site.yaml)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    build.add_argument("--jobs", type=int, metavar="N",
+                       help="processes rendering pages, and search indexing runs at a time (default: one per core); fewer use less memory")
     check = commands.add_parser("check", help="validate everything and write nothing")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     new = commands.add_parser("new", help="create a content file from the schema")

@@ -59,7 +59,8 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
 
     With use_cache, the last build's work is reused (.dossier-cache/): only what changed since is
     read, relinked and rendered, unchanged files are carried over, and a build with nothing to do
-    leaves out as it is. Pages are rendered by `workers` processes (default: one per core).
+    leaves out as it is. Pages are rendered by `workers` processes (default: one per core), and as
+    many Pagefind runs go at a time once they are rendered.
     """
     started = time.perf_counter()
     check_output(out, root)
@@ -99,7 +100,7 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
             release_free_memory()  # before Pagefind's runs widen to one per core
 
         def prepare(staging: Path) -> None:
-            (indexing[0] if indexing else Indexing(staging, session.searchable, words=set(session.word_pages))).finish()
+            (indexing[0] if indexing else Indexing(staging, session.searchable, words=set(session.word_pages), jobs=workers)).finish(workers)
 
         # Pagefind indexes the staged pages (while the timeline renders) before they go live.
         publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"),

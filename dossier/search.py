@@ -208,10 +208,10 @@ class Indexing:
         shutil.rmtree(output / "playground", ignore_errors=True)
         return None
 
-    def finish(self) -> None:
-        """Wait for every run (one per core from now on), then put the bundle in place (replacing the
-        folder's old one, if any)."""
-        self.widen(os.cpu_count() or 1)
+    def finish(self, jobs: int | None = None) -> None:
+        """Wait for every run (up to jobs at a time from now on; default: one per core), then put
+        the bundle in place (replacing the folder's old one, if any)."""
+        self.widen(jobs or os.cpu_count() or 1)
         self.runner.join()
         if self.failures or self.stopped:
             self.clean()

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import copy_project
 from dossier import search
+from dossier.cli import main
 from dossier.pipeline import build
 from dossier.problems import UsageError
 from dossier.publish import walk_files
@@ -197,3 +198,32 @@ def test_a_site_named_by_a_relative_path_is_indexed(make_site, monkeypatch):
     monkeypatch.chdir(root)
     search.index_site(Path("site"), pages)  # Pagefind runs in a folder of its own, not here
     assert indexed_urls(root / "site/pagefind").keys() == {"/" + path.removesuffix("index.html") for path in pages}
+
+
+def test_indexing_runs_no_more_pagefinds_at_a_time_than_it_is_allowed(make_site, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 2)
+    root = make_site()
+    build(root, root / "site")
+    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search.SEARCHABLE in (root / "site" / path).read_bytes()]
+    real_popen, running, most = search.subprocess.Popen, [0], [0]
+
+    class Counted(real_popen):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **options):
+            super().__init__(*args, **options)
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+
+        def communicate(self, *args, **options):
+            try:
+                return super().communicate(*args, **options)
+            finally:
+                running[0] -= 1
+
+    monkeypatch.setattr(search.subprocess, "Popen", Counted)
+    indexing = search.Indexing(root / "site", pages, jobs=1)
+    assert len(indexing.parts) >= 4
+    indexing.finish(1)
+    assert most[0] == 1 and running[0] == 0
+    assert main(["build", "--source", str(root), "--jobs", "0"]) == 2
+    assert main(["build", "--source", str(root), "--jobs", "1", "--out", str(root / "one")]) == 0
+    assert tree(root / "one/pagefind") == tree(root / "site/pagefind")
