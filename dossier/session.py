@@ -16,6 +16,7 @@ import os
 import signal
 import time
 from collections import Counter, defaultdict
+from multiprocessing.connection import Connection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
@@ -25,7 +26,7 @@ from .audit import Auditor
 from .cache import BodyCache
 from .link import Key, Site, link
 from .passages import SeedText
-from .problems import Problem
+from .problems import Problem, UsageError
 from .publish import carry_over, walk_files, write_into
 from .read import Document, content_files, is_editor_artifact, read_document, read_seeds, real_folders
 from .relink import can_relink, relink
@@ -514,19 +515,57 @@ def render_pages(session: Session, paths: list[str], folder: Path, previous: Pat
     context = multiprocessing.get_context("fork")
     _JOB = (session, folder, previous, [big_first[start: start + CHUNK] for start in range(0, len(big_first), CHUNK)], context.Value("l", 0))
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
+    started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     try:
-        with context.Pool(workers - 1, initializer=quiet_worker) as pool:
-            theirs = pool.map_async(render_claimed, range(workers - 1), chunksize=1)
-            digests, _, session.word_changes = render_claimed()  # this process's share, noted as it went
-            for part, searchable, words in theirs.get():
-                digests.update(part)
-                session.word_changes.update(words)
-                session.searchable.difference_update(part)
-                session.searchable.update(searchable)
+        for _ in range(workers - 1):
+            reader, writer = context.Pipe(duplex=False)
+            process = context.Process(target=render_in_worker, args=(writer,), daemon=True)
+            process.start()
+            writer.close()
+            started.append((process, reader))
+        digests, _, session.word_changes = render_claimed()  # this process's share, noted as it went
+        for process, reader in started:
+            part, searchable, words = worker_result(process, reader)
+            digests.update(part)
+            session.word_changes.update(words)
+            session.searchable.difference_update(part)
+            session.searchable.update(searchable)
     finally:
+        for process, reader in started:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+            reader.close()
         gc.unfreeze()
         _JOB = None
     return digests
+
+
+def render_in_worker(writer: Connection) -> None:
+    """Render this forked worker's share of the pages and send the outcome (or what it raised) back."""
+    quiet_worker()
+    try:
+        outcome: tuple[str, Any] = ("done", render_claimed())
+    except BaseException as error:  # raised again in the parent
+        outcome = ("failed", error)
+    try:
+        writer.send(outcome)
+    except Exception:  # what was raised does not pickle
+        writer.send(("failed", RuntimeError(repr(outcome[1]))))
+
+
+def worker_result(process: multiprocessing.process.BaseProcess, reader: Connection) -> Any:
+    """Return what a rendering worker sent back; raise what it raised, or a clear error if it died."""
+    try:
+        kind, value = reader.recv()
+    except EOFError:  # it ended without a word (this process holds no writing end): killed, most often for want of memory
+        process.join()
+        code = process.exitcode or 0
+        how = f"was killed by signal {-code}" if code < 0 else f"stopped with exit code {code}"
+        raise UsageError(f"a process rendering pages {how} (out of memory?); try again with fewer processes (build --jobs 1)") from None
+    if kind == "failed":
+        raise value
+    return value
 
 
 def quiet_worker() -> None:

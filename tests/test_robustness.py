@@ -14,11 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PROJECT, write_site
+from conftest import PROJECT, copy_project, write_site
 from test_cli import ERROR_CASES
 
 from dossier.cli import main
 from dossier.pipeline import build
+from dossier.publish import walk_files
 from dossier.read import load_yaml
 
 PROBLEM_LINE = re.compile(r"^[^\s:][^:]*(:\d+(:\d+)?)?: (error|warning): \S.*$")
@@ -158,3 +159,48 @@ def test_the_real_project_builds_byte_for_byte_the_same_twice(tmp_path):
     assert len(first) > 100
     assert sorted(first) == sorted(second)
     assert [path for path in first if first[path] != second[path]] == []
+
+
+def rendering_worker_that(monkeypatch, fate) -> None:
+    """Make every forked rendering worker meet fate (a function of no arguments) instead of rendering."""
+    import dossier.session as session
+
+    parent, real = os.getpid(), session.render_claimed
+
+    def render_claimed(*args):
+        if os.getpid() != parent:
+            fate()
+        return real(*args)
+
+    monkeypatch.setattr(session, "render_claimed", render_claimed)
+
+
+def test_a_rendering_worker_that_dies_stops_the_build_with_a_clear_error(tmp_path, monkeypatch, capsys):
+    root = copy_project(tmp_path / "project")
+    build(root, root / "site", use_cache=False, workers=1)
+    before = {path: (root / "site" / path).read_bytes() for path in walk_files(root / "site")}
+    rendering_worker_that(monkeypatch, lambda: os.kill(os.getpid(), signal.SIGKILL))  # as the system does when memory runs out
+    def waited_for_ever(*_):
+        raise TimeoutError("the build still waits for its dead worker")
+
+    previous_handler = signal.signal(signal.SIGALRM, waited_for_ever)
+    signal.alarm(120)
+    try:
+        assert main(["build", "--source", str(root), "--jobs", "2"]) == 2
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous_handler)
+    assert capsys.readouterr().err == "dossier: error: a process rendering pages was killed by signal 9 (out of memory?); try again with fewer processes (build --jobs 1)\n"
+    assert {path: (root / "site" / path).read_bytes() for path in walk_files(root / "site")} == before
+
+
+def test_what_a_rendering_worker_raises_is_raised_by_the_build(tmp_path, monkeypatch):
+    root = copy_project(tmp_path / "project")
+
+    def fail() -> None:
+        raise LookupError("no such template")
+
+    rendering_worker_that(monkeypatch, fail)
+    with pytest.raises(LookupError, match="no such template"):
+        build(root, root / "site", use_cache=False, workers=2)
+    assert not (root / "site").exists()
