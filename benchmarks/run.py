@@ -7,6 +7,7 @@ to the floor (benchmarks/floor.py) measured in the same run:
 - in `serve`: from a file write to the rebuild being done, and to the browser showing the change
   (Playwright driving Debian's chromium), for an edit of a person's prose;
 - peak memory of the build (the sum over its processes of the proportional set size, sampled).
+- CPU time of the floor and of the cold build (user and system, over every process it waited for).
 
     python benchmarks/run.py [--sizes 1000 10000] [--runs 3] [--no-browser]
 """
@@ -18,6 +19,7 @@ import os
 import platform
 import queue
 import re
+import resource
 import shutil
 import socket
 import statistics
@@ -63,8 +65,10 @@ def memory(pid: int) -> int:
     return total
 
 
-def timed(command: list[str]) -> tuple[float, int]:
-    """Run a command; return its wall time and the peak memory of its process tree."""
+def timed(command: list[str]) -> tuple[float, int, float]:
+    """Run a command; return its wall time, the peak memory of its process tree, and the CPU time
+    (user and system) of it and every process it waited for."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = 0
@@ -74,7 +78,8 @@ def timed(command: list[str]) -> tuple[float, int]:
     seconds = time.perf_counter() - started
     if process.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{process.stderr.read()[-3000:]}")
-    return seconds, peak
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, peak, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def project(size: int) -> Path:
@@ -205,6 +210,7 @@ def main() -> None:
               "| entities | floor | cold build | warm, no change | warm, one change | serve: save → rebuilt | serve: save → browser | peak memory (build) | peak memory (serve) |",
               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     details: list[str] = []
+    cpu_lines: list[str] = []
     for size in args.sizes:
         root = project(size)
         print(f"{size} entities ({root})", flush=True)
@@ -214,21 +220,27 @@ def main() -> None:
             breakdown = subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root)], capture_output=True, text=True, check=True).stdout
             print(breakdown, flush=True)
             details.append(f"{size:,} entities, one core: " + "; ".join(breakdown.strip().splitlines()) + ".")
-        floor = statistics.median(s for s, _ in result["floor"])
+        floor = statistics.median(s for s, *_ in result["floor"])
 
         def cell(seconds: float) -> str:
             if seconds != seconds:  # not measured in this run
                 return "–"
             return f"{seconds:.2f} s ({seconds / floor:.2f}×)" if seconds >= 1 else f"{seconds * 1000:.0f} ms ({seconds / floor:.3f}×)"
 
-        median = {name: statistics.median(s for s, _ in values) if values else float("nan") for name, values in result.items()}
-        build_peak = max((m for name in ("cold", "warm", "one change") for _, m in result[name]), default=0)
+        median = {name: statistics.median(s for s, *_ in values) if values else float("nan") for name, values in result.items()}
+        build_peak = max((m for name in ("cold", "warm", "one change") for _, m, _ in result[name]), default=0)
         report.append(
             f"| {size:,} | {median['floor']:.2f} s (1×) | {cell(median['cold'])} | {cell(median['warm'])} | {cell(median['one change'])} "
             f"| {cell(statistics.median(rebuild))} | {cell(statistics.median(shown)) if shown else 'not measured'} "
-            f"| {build_peak / 2**20:.0f} MB (floor {max(m for _, m in result['floor']) / 2**20:.0f} MB) | {serve_peak / 2**20:.0f} MB |"
+            f"| {build_peak / 2**20:.0f} MB (floor {max(m for _, m, _ in result['floor']) / 2**20:.0f} MB) | {serve_peak / 2**20:.0f} MB |"
         )
+        if not args.serve_only:
+            cpu = {name: statistics.median(c for *_, c in result[name]) for name in ("floor", "cold")}
+            cpu_lines.append(f"- {size:,} entities: floor {cpu['floor']:.1f} s, cold build {cpu['cold']:.1f} s ({cpu['cold'] / cpu['floor']:.2f}× the floor's;"
+                             f" {cpu['cold'] / median['cold'] / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores over its wall time)")
         print("\n".join(report), flush=True)
+    if cpu_lines:
+        report += ["", "CPU time, user and system, of the build and every process it waited for (medians):", ""] + cpu_lines
     report += ["", "Where a cold build's time goes (benchmarks/breakdown.py):", ""] + [f"- {line}" for line in details]
     print("\n".join(report), flush=True)
     (OUT / ("results-serve.md" if args.serve_only else "results.md")).write_text("\n".join(report) + "\n", encoding="utf-8")
