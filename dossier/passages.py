@@ -7,11 +7,11 @@ positions map back to the original text so that source pages can highlight the p
 from __future__ import annotations
 
 import bisect
-from array import array
-import functools
 import difflib
+import functools
 import hashlib
 import re
+from array import array
 from dataclasses import dataclass, field
 
 TYPOGRAPHIC = str.maketrans({

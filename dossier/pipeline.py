@@ -116,7 +116,7 @@ def release_free_memory() -> None:
     gc.collect()
     try:
         ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: nothing to hand back this way
+    except (OSError, AttributeError, TypeError):  # not glibc: nothing to hand back this way
         pass
 
 

@@ -16,8 +16,8 @@ import os
 import signal
 import time
 from collections import Counter, defaultdict
-from multiprocessing.connection import Connection
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -479,7 +479,7 @@ PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
 
 
-def render_claimed(_: object = None) -> tuple[dict[str, bytes], set[str], Counter[str]]:
+def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str]]:
     """Render chunks of the pages being built until none is left, taking the next one not taken by
     another process; return the pages' digests, which of them search indexes, and how they change
     the count of each word."""
