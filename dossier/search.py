@@ -124,11 +124,12 @@ class Indexing:
         self.lock = threading.Lock()
         self.jobs = jobs or os.cpu_count() or 1  # Pagefind runs at a time (see widen())
         self.slots = threading.Semaphore(self.jobs)
-        self.runner = threading.Thread(target=self.run, args=(changed, max(self.jobs, os.cpu_count() or 1)), daemon=True)
+        self.runner = threading.Thread(target=self.run, args=(changed,), daemon=True)
         self.runner.start()
 
-    def run(self, changed: set[str] | None, jobs: int) -> None:
-        """Work out which parts to index, and index them with a few Pagefind runs at a time."""
+    def run(self, changed: set[str] | None) -> None:
+        """Work out which parts to index, and index them with a few Pagefind runs at a time: a thread
+        for each part, waiting for one of the slots that widen() may add to."""
         try:
             count = len(self.parts)
             if count > 1:
@@ -138,7 +139,7 @@ class Indexing:
             else:
                 self.todo = sorted({part_of(path, count) for path in changed})
             self.queue = list(self.todo)
-            workers = [threading.Thread(target=self.work, daemon=True) for _ in range(min(jobs, len(self.todo)))]
+            workers = [threading.Thread(target=self.work, daemon=True) for _ in self.todo]
             for worker in workers:
                 worker.start()
             for worker in workers:
