@@ -569,7 +569,7 @@ def worker_result(process: multiprocessing.process.BaseProcess, reader: Connecti
 
 
 def quiet_worker() -> None:
-    """Let pool workers die quietly: the pool stops them with SIGTERM, and Ctrl+C is the parent's to handle."""
+    """Let forked workers die quietly: the build stops them with SIGTERM, and Ctrl+C is the parent's to handle."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 

@@ -167,10 +167,10 @@ def rendering_worker_that(monkeypatch, fate) -> None:
 
     parent, real = os.getpid(), session.render_claimed
 
-    def render_claimed(*args):
+    def render_claimed():
         if os.getpid() != parent:
             fate()
-        return real(*args)
+        return real()
 
     monkeypatch.setattr(session, "render_claimed", render_claimed)
 
@@ -180,6 +180,7 @@ def test_a_rendering_worker_that_dies_stops_the_build_with_a_clear_error(tmp_pat
     build(root, root / "site", use_cache=False, workers=1)
     before = {path: (root / "site" / path).read_bytes() for path in walk_files(root / "site")}
     rendering_worker_that(monkeypatch, lambda: os.kill(os.getpid(), signal.SIGKILL))  # as the system does when memory runs out
+
     def waited_for_ever(*_):
         raise TimeoutError("the build still waits for its dead worker")
 
