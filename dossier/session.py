@@ -333,6 +333,7 @@ class Session:
             self.renderer = Renderer(self.site, self.root / "templates", portable=self.portable)
             self.renderer.cache = self.body_cache
         self.renderer.site = self.site
+        self.renderer.forget()
         old, pending = self.rendered, self.pending
         everything = pending is EVERYTHING or old is None
         new_pages: set[str] = set()
@@ -356,6 +357,7 @@ class Session:
             return outcome
         paths, remake = self.plan()
         files = {path: self.pages[path]() for path in paths}
+        self.renderer.forget()  # type: ignore[union-attr]
         for path, data in files.items():
             if self.written.get(path) != digest(data) and path.endswith(".html"):
                 self.note_searchable(path, data, previous)
@@ -394,6 +396,7 @@ class Session:
             changed = {path for path, data_digest in digests.items() if self.written.get(path) != data_digest}
             searchable_done(folder, gone | changed & (self.searchable | was_searchable))
         digests.update(render_pages(self, timeline, folder, previous, workers))
+        self.renderer.forget()  # type: ignore[union-attr]
         outcome.rendered = len(paths)
         if remake:
             for path, data in self.make_extras(EveryPage(self.pages, {}, folder)).items():

@@ -72,3 +72,20 @@ def test_a_site_without_events_has_no_axis(make_site):
     root = make_site({"content/events/aid-convoy.md": None})
     site, _ = load(root)
     assert axis_svg(site, None, lambda url: url) == ""
+
+
+def test_an_events_entry_is_rendered_once_for_every_filter_page_that_lists_it(timeline_site):
+    from dossier.render import Renderer
+
+    site, _ = load(timeline_site)
+    renderer = Renderer(site, timeline_site / "templates")
+    rendered: list[str] = []
+    template = renderer.env.get_template("timeline_event.html")
+    original = template.render
+    template.render = lambda **values: rendered.append(values["event"].id) or original(**values)  # type: ignore[method-assign]
+    pages = {path: render() for path, render in renderer.pages().items() if path.startswith("timeline/")}
+    listed = sum(len(re.findall(r'<li id="[a-z-]+" data-people', html.decode("utf-8"))) for html in pages.values())
+    # Each event once on the full timeline and once for all the filter pages, which lie at the same depth.
+    assert sorted(rendered) == sorted([*site.timeline, *{e for f in timeline_filters(site).values() for a in f for e in a.events}])
+    assert listed > len(rendered)
+    assert (timeline_site / "site/timeline/tags/aid/index.html").read_bytes() == pages["timeline/tags/aid/index.html"]
