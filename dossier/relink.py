@@ -53,7 +53,8 @@ def relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Key], 
     for source_id, pid in touched:
         settle(new, source_id, pid)
     for source_id in {source_id for source_id, _ in touched}:
-        order(new, source_id)
+        if not new.passages.get(source_id, {}).keys() <= site.passages.get(source_id, {}).keys():
+            order(new, source_id)  # add() put the passages new to the source last
     return new, problems
 
 
@@ -98,7 +99,9 @@ def add(site: Site, key: Key, record: Record, scratch: Site) -> set[tuple[str, s
         if target != key:
             site.mentioned_by[target] = sorted(site.mentioned_by.get(target, []) + [key])
     for source_id in scratch.cited_by:
-        site.cited_by[source_id] = sorted(site.cited_by.get(source_id, []) + [key], key=rank)
+        citers = list(site.cited_by.get(source_id, []))  # in linking order already
+        bisect.insort(citers, key, key=rank)
+        site.cited_by[source_id] = citers
     for source_id, passages in scratch.passages.items():
         current = dict(site.passages.get(source_id, {}))
         for pid, passage in passages.items():

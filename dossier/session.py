@@ -431,12 +431,15 @@ class Session:
     def settle_words(self, previous: Path | None) -> set[str]:
         """Take the word counts of the pages made, and of the searchable pages that are gone, into
         word_pages; forget the gone pages and return them."""
-        gone = {path for path in self.searchable if path not in self.pages}
+        gone = self.searchable.difference(self.pages)
         for path in gone if previous is not None else ():
             self.word_changes.subtract(words_of((previous / path).read_bytes()))
         self.searchable -= gone
         self.word_pages.update(self.word_changes)
-        self.word_pages, self.word_changes = +self.word_pages, Counter()
+        for word in self.word_changes:  # only the words of these pages can have dropped to none
+            if self.word_pages[word] <= 0:
+                del self.word_pages[word]
+        self.word_changes = Counter()
         return gone
 
     def make_extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:

@@ -9,6 +9,7 @@ from conftest import copy_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dossier.passages import passage_id
 from dossier.pipeline import load
 from dossier.render import Renderer
 from dossier.session import Session
@@ -85,6 +86,21 @@ def test_every_kind_of_edit_gives_what_a_full_build_gives(make_site):
     mirror.edit("content/sources/ap.yaml", "title: AP story", "title: The AP story", "a source's title")
     mirror.edit("seeds/ap.txt", "something promotional", "something else", "a seed")
     mirror.edit("content/site.yaml", "title: Test dossier", "title: Another dossier", "the settings")
+
+
+def test_relinked_passages_keep_the_order_of_the_text(make_site):
+    mirror = Mirror(make_site())
+    event = "content/events/aid-convoy.md"
+
+    def passages_in_order() -> list[str]:
+        linked, _ = load(mirror.root)
+        assert list(mirror.session.site.passages["ap"]) == list(linked.passages["ap"])
+        return list(linked.passages["ap"])
+
+    mirror.edit(event, "Torres spoke.", "Torres spoke again.", "prose, no new passage")
+    before = passages_in_order()
+    mirror.edit(event, "Torres spoke", 'He was a sergeant.[@ap "Sgt. Jorge Torres"] Torres spoke', "a passage before the others")
+    assert passages_in_order() == [passage_id("Sgt. Jorge Torres"), *before]
 
 
 def test_records_that_come_go_or_break_and_mend(make_site):
