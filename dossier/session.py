@@ -357,7 +357,7 @@ class Session:
             return outcome
         paths, remake = self.plan()
         files = {path: self.pages[path]() for path in paths}
-        self.renderer.forget()  # type: ignore[union-attr]
+        self.renderer.forget()  # type: ignore[union-attr]  # plan() forgets too; this frees the memory now
         for path, data in files.items():
             if self.written.get(path) != digest(data) and path.endswith(".html"):
                 self.note_searchable(path, data, previous)
@@ -396,7 +396,7 @@ class Session:
             changed = {path for path, data_digest in digests.items() if self.written.get(path) != data_digest}
             searchable_done(folder, gone | changed & (self.searchable | was_searchable))
         digests.update(render_pages(self, timeline, folder, previous, workers))
-        self.renderer.forget()  # type: ignore[union-attr]
+        self.renderer.forget()  # type: ignore[union-attr]  # plan() forgets too; this frees the memory now
         outcome.rendered = len(paths)
         if remake:
             for path, data in self.make_extras(EveryPage(self.pages, {}, folder)).items():

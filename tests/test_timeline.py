@@ -7,6 +7,7 @@ import re
 import pytest
 
 from dossier.pipeline import build, load
+from dossier.render import Renderer
 from dossier.timeline import axis_svg, lanes, timeline_filters
 
 EVENTS = {
@@ -75,8 +76,6 @@ def test_a_site_without_events_has_no_axis(make_site):
 
 
 def test_an_events_entry_is_rendered_once_for_every_filter_page_that_lists_it(timeline_site):
-    from dossier.render import Renderer
-
     site, _ = load(timeline_site)
     renderer = Renderer(site, timeline_site / "templates")
     rendered: list[str] = []
