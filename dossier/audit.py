@@ -18,7 +18,6 @@ from .problems import Problem
 from .schema import Record, Source
 from .slug import fold_id
 
-AUDITED = ("people", "events", "places", "groups")
 NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
 LEADING_WORDS = {"The", "A", "An", "As", "When", "While", "If", "But", "And", "In", "On", "For", "After", "Before", "Some", "Even", "Like", "Then", "Now", "So", "Although", "Asked", "Among", "During", "With", "Sgt", "Gen", "Col", "Lt", "Mr", "Ms", "Mrs"}
 FULL_NAME = re.compile(rf"\b{NAME_WORD}(?:\s+(?:de\s+|del\s+|la\s+)?{NAME_WORD}){{1,5}}\b")
@@ -27,7 +26,7 @@ NAME_WITH_AGE = re.compile(rf"\b({NAME_WORD}), \d{{1,2}}\b")
 
 def uncited_paragraphs(site: Site) -> list[Problem]:
     """Warn about each prose paragraph (or list item) without a citation."""
-    return [p for kind in AUDITED for record in site.records[kind].values() for p in uncited_in(record)]
+    return [p for kind, rtype in site.model.items() if rtype.audited for record in site.records[kind].values() for p in uncited_in(record)]
 
 
 def uncited_in(record: Record) -> list[Problem]:
@@ -89,9 +88,11 @@ def names_in_text(text: str) -> list[tuple[int, str]]:
 def known_names(site: Site) -> list[str]:
     """Return every name and alias of a person, place or group, and the site's not_people."""
     known: list[str] = []
-    for kind in ("people", "places", "groups"):
+    for kind in site.model:
+        if kind in ("events", "sources", "pages"):
+            continue
         for record in site.records[kind].values():
-            known += [record.name] + list(record.aliases)  # type: ignore[attr-defined]
+            known += [record.label] + list(getattr(record, "aliases", None) or [])
     return known + list(site.config.not_people)
 
 
@@ -153,7 +154,7 @@ class Auditor:
             key = (record.collection, record.id)
             cached = self.records.get(key)
             if cached is None or cached[0] is not record or cached[1] != derivatives:
-                uncited = uncited_in(record) if record.collection in AUDITED else []
+                uncited = uncited_in(record) if site.model[record.collection].audited else []
                 cached = (record, derivatives, uncited + derivative_only_in(record, derivatives))
             seen[key] = cached
             per_record += cached[2]

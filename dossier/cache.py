@@ -22,8 +22,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator
 
-from .link import Site
-from .schema import Event, Person, Record
+from .link import Site, front_matter_citations
+from .schema import Record
 
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent
@@ -46,15 +46,6 @@ def code_version(names: tuple[str, ...] | None = None) -> str:
         if names is None and path.name not in NOT_BUILD_CODE or names is not None and path.name in names:
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()
-
-
-def front_matter_sources(record: Record) -> set[str]:
-    """Return the sources a record's front matter cites (an age, figures)."""
-    if isinstance(record, Person) and record.age:
-        return {record.age.source}
-    if isinstance(record, Event):
-        return {figure.source for figure in record.figures}
-    return set()
 
 
 class BodyCache:
@@ -88,14 +79,14 @@ class BodyCache:
     def key(self, site: Site, record: Record, url: str, body: str, portable: bool) -> bytes:
         """Return the digest of everything a record's body HTML depends on."""
         from .graph import front_matter
-        from .render import front_matter_citations
 
         key = (record.collection, record.id)
-        parts: list[Any] = [self.version, url, portable, body, front_matter_citations(record)]
+        cited = [(c.source, c.quote) for c in front_matter_citations(site.model, record)]
+        parts: list[Any] = [self.version, url, portable, body, cited]
         for target in site.links.get(key, []):
             linked = site.get(target)
             parts.append((target, linked.label, linked.page_url))
-        for source_id in sorted({c.source for c in site.citations.get(key, [])} | front_matter_sources(record)):
+        for source_id in sorted({c.source for c in site.citations.get(key, [])} | {source for source, _ in cited}):
             source = site.records["sources"].get(source_id)
             parts.append((source_id, front_matter(source)))
         return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=20).digest()

@@ -6,11 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from .problems import ContentError, Problem, UsageError
-from .schema import RECORD_TYPES, content_fields
+from .model import BUILT_IN, Model, RecordType
+from .problems import ContentError, Problem, UsageError, did_you_mean
 from .slug import fold_id
-
-NEW_KINDS = {"person": "people", "event": "events", "source": "sources", "place": "places", "group": "groups"}
 
 
 def print_problems(problems: list[Problem]) -> None:
@@ -23,12 +21,16 @@ def print_problems(problems: list[Problem]) -> None:
         print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", file=sys.stderr)
 
 
-def scaffold(kind: str, name: str) -> str:
-    """Return the text of a new content file with every field of the kind's schema."""
-    collection = NEW_KINDS[kind]
+def creatable(model: Model) -> dict[str, RecordType]:
+    """Return the record types `new` writes, by singular name."""
+    return {rtype.singular: rtype for rtype in model.values() if rtype.creatable}
+
+
+def scaffold(rtype: RecordType, name: str) -> str:
+    """Return the text of a new content file with every field of the type's declaration."""
     lines = []
-    for spec in content_fields(RECORD_TYPES[collection]):
-        type_name, doc = spec.metadata["type"], spec.metadata["doc"]
+    for spec in rtype.fields:
+        type_name, doc = spec.type, spec.doc
         if spec.name in ("name", "title"):
             value = _yaml_text(name)
         elif spec.name == "seed":
@@ -47,9 +49,9 @@ def scaffold(kind: str, name: str) -> str:
             value = type_name[5:].split("|")[0]
         else:
             value = ""
-        required = " (required)" if spec.metadata["required"] else ""
-        lines.append(f"{spec.name}: {value}".rstrip() + f"  # {doc}{required}")
-    if collection == "sources":
+        required = " (required)" if spec.required else ""
+        lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {doc}{required}" if doc or required else ""))
+    if rtype.file_format == "yaml":
         return "\n".join(lines) + "\n"
     return "---\n" + "\n".join(lines) + "\n---\nWrite here, citing each claim: [@source-id \"verbatim quote\"].\n"
 
@@ -59,16 +61,22 @@ def _yaml_text(text: str) -> str:
 
 
 def command_new(args: argparse.Namespace) -> int:
-    collection = NEW_KINDS[args.kind]
+    from .read import read_model
+
+    model, _ = read_model(Path(args.source))
+    kinds = creatable(model)
+    if args.kind not in kinds:
+        raise UsageError(f"'new' makes one of {', '.join(sorted(kinds))}, not {args.kind!r}{did_you_mean(args.kind, kinds)}")
+    rtype = kinds[args.kind]
     rid = fold_id(args.name)
     if not rid:
         raise UsageError(f"cannot make an id from {args.name!r}; use letters or digits")
-    suffix = ".yaml" if collection == "sources" else ".md"
-    path = Path(args.source) / "content" / collection / f"{rid}{suffix}"
+    suffix = ".yaml" if rtype.file_format == "yaml" else ".md"
+    path = Path(args.source) / "content" / rtype.collection / f"{rid}{suffix}"
     if path.exists():
         raise UsageError(f"{path} already exists")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(scaffold(args.kind, args.name), encoding="utf-8")
+    path.write_text(scaffold(rtype, args.name), encoding="utf-8")
     print(f"created {path}")
     return 0
 
@@ -117,7 +125,7 @@ def parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="validate everything and write nothing")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors")
     new = commands.add_parser("new", help="create a content file from the schema")
-    new.add_argument("kind", choices=sorted(NEW_KINDS))
+    new.add_argument("kind", help="what to make: " + ", ".join(sorted(creatable(BUILT_IN))) + ", or a type content/site.yaml declares")
     new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")
     serve = commands.add_parser("serve", help="build and preview with live reload")
     serve.add_argument("--host", default="127.0.0.1")

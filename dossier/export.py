@@ -10,7 +10,7 @@ import io
 import json
 import uuid
 import xml.etree.ElementTree as etree
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from markupsafe import Markup, escape
 
@@ -251,3 +251,23 @@ def json_ld(site: Site, record: Record | None, url: str) -> Markup:
     data = {"@context": "https://schema.org", "@graph": [node, page]}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(f'<script type="application/ld+json">\n{text}\n</script>')
+
+
+def site_json(site: Site) -> bytes:
+    """Return the public data export: each exported record type's records (events in date order),
+    then every verified citation; one record a line."""
+    def records(collection: str) -> Iterator[dict]:
+        rtype = site.model[collection]
+        ids = site.timeline if collection == "events" else sorted(site.records[collection])
+        for rid in ids:
+            yield rtype.export(site, site.records[collection][rid])  # type: ignore[misc]
+
+    def citations() -> Iterator[dict]:
+        for key in sorted(site.citations):
+            for c in site.citations[key]:
+                yield {"page": site.get(key).page_url, "source": c.source, "quote": c.quote}
+
+    exported = [c for c, t in site.model.items() if t.export is not None and not t.custom]
+    exported += [c for c, t in site.model.items() if t.export is not None and t.custom]
+    lists: dict[str, Iterable[dict]] = {c: records(c) for c in exported}
+    return records_json({**lists, "citations": citations()})

@@ -16,12 +16,10 @@ from typing import Collection, Iterable
 from .link import Key, Site
 from .render import output_path
 from .schema import Record
-from .timeline import FACETS
+from .timeline import facets
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
-COLLECTIONS = ("people", "events", "places", "groups", "sources", "pages")
-LISTED_ON_HOME = ("people", "events", "sources", "pages")
 
 
 @dataclass(frozen=True)
@@ -82,18 +80,11 @@ def shown_on(site: Site, key: Key) -> set[Key]:
     record = record_of(site, key)
     keys = set(site.mentioned_by.get(key, [])) | set(site.links.get(key, []))  # body links both ways
     keys |= {("sources", c.source) for c in site.citations.get(key, [])}  # "cited by" lists
-    keys |= {("events", eid) for eid in site.events_of.get(key, [])}
-    keys |= {("people", pid) for pid in site.people_of.get(key, [])}
-    if isinstance(record, Record):
-        for name, collection in (("people", "people"), ("places", "places"), ("groups", "groups"), ("affiliations", "groups")):
-            keys |= {(collection, rid2) for rid2 in getattr(record, name, None) or []}
-        for name, collection in (("located_in", "places"), ("part_of", "groups"), ("derived_from", "sources")):
-            if getattr(record, name, None):
-                keys.add((collection, getattr(record, name)))
-    if kind == "places":
-        keys |= {("places", p.id) for p in site.records["places"].values() if getattr(p, "located_in", None) == rid}
-    if kind == "groups":
-        keys |= {("groups", g.id) for g in site.records["groups"].values() if getattr(g, "part_of", None) == rid}
+    for (collection, _), ids in site.referrers.get(key, {}).items():  # pages listing who names it: "Members", "Places in X"
+        keys |= {(collection, rid2) for rid2 in ids}
+    if isinstance(record, Record):  # the pages of the records its fields name, which list it back
+        for spec in site.model[kind].references:
+            keys |= {(spec.target, rid2) for rid2 in spec.ids(record)}  # type: ignore[misc]
     if kind == "sources":  # references name the source, and a derivative's references name its original
         for sid in [rid] + site.derivatives.get(rid, []):
             keys |= set(site.cited_by.get(sid, []))
@@ -119,23 +110,24 @@ def timeline_pages(site: Site, change: Change) -> set[str] | None:
     group's or place's name shows there too, beside each of its events; a source's outlet, beside
     every event that cites it."""
     kind = change.key[0]
+    if kind == "sources":
+        return None if change.meta else set()
     if kind == "events":
         events = [change.key[1]] if change.meta or change.citations else []
-    elif kind in ("people", "places", "groups"):
-        events = site.events_of.get(change.key, []) if change.label else []
     else:
-        return None if kind == "sources" and change.meta else set()
+        events = site.events_of.get(change.key, []) if change.label else []
+    if change.meta and kind != "events" and any(facet.collection == kind for facet in facets(site)):
+        return None  # a project type whose records name events: their entries' filters change everywhere
     paths = {"timeline/index.html"} if events else set()
-    for eid in events:
-        event = record_of(site, ("events", eid))
-        for facet in FACETS:
-            paths |= {f"timeline/{facet}/{value}/index.html" for value in getattr(event, facet, None) or []}
+    for facet in facets(site):
+        for eid in events:
+            paths |= {f"timeline/{facet.name}/{value}/index.html" for value in facet.values_of(site, eid)}
     return paths
 
 
 def other_pages(old: Site, new: Site, pages: Iterable[str]) -> set[str]:
     """Return the pages the graph knows nothing about (none yet): they are rendered after every edit."""
-    known = {"index.html", "search/index.html", "404.html"} | {f"{kind}/index.html" for kind in COLLECTIONS}
+    known = {"index.html", "search/index.html", "404.html"} | {f"{kind}/index.html" for kind in new.model}
 
     def is_record_page(path: str) -> bool:
         parts = path.split("/")
@@ -159,13 +151,13 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], 
     paths: set[str] = set()
     exports = False
     for c in changes:
-        if c.key[0] not in COLLECTIONS or not (c.meta or c.body or c.links or c.citations):
+        if c.key[0] not in new.model or not (c.meta or c.body or c.links or c.citations):
             continue
         paths |= pages_of([old, new], [c.key])
         if c.meta:
             shown |= shown_on(old, c.key) | shown_on(new, c.key)
             paths.add(f"{c.key[0]}/index.html")
-            if c.key[0] in LISTED_ON_HOME:
+            if new.model[c.key[0]].on_home:
                 paths.add("index.html")
         if c.links:
             shown |= set(old.links.get(c.key, [])) ^ set(new.links.get(c.key, []))

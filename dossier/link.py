@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from .markup import LinkRef, scan
+from .markup import scan
+from .model import BUILT_IN, RESERVED, Model
 from .passages import SeedText, passage_id
 from .problems import Problem, did_you_mean
-from .schema import Citation, Event, Person, Record, SiteConfig, Source
+from .schema import Citation, Record, SiteConfig, Source
 
 Key = tuple[str, str]  # (collection, id)
-LINKABLE = ("people", "events", "places", "groups", "sources", "pages")
-RESERVED_PAGE_IDS = {"people", "events", "places", "groups", "sources", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
+Referrers = dict[tuple[str, str], list[str]]  # (collection, field) -> ids of the records whose field names a record
 
 
 @dataclass(slots=True)  # many: one per cited passage
@@ -40,12 +40,13 @@ class Site:
     citations: dict[Key, list[Citation]] = field(default_factory=dict)
     links: dict[Key, list[Key]] = field(default_factory=dict)
     mentioned_by: dict[Key, list[Key]] = field(default_factory=dict)
-    events_of: dict[Key, list[str]] = field(default_factory=dict)
-    people_of: dict[Key, list[str]] = field(default_factory=dict)
+    events_of: dict[Key, list[str]] = field(default_factory=dict)  # events naming a record, in timeline order
+    referrers: dict[Key, Referrers] = field(default_factory=dict)  # who names a record, through which field
     cited_by: dict[str, list[Key]] = field(default_factory=dict)
     passages: dict[str, dict[str, Passage]] = field(default_factory=dict)
     derivatives: dict[str, list[str]] = field(default_factory=dict)
     timeline: list[str] = field(default_factory=list)
+    model: Model = field(default_factory=lambda: dict(BUILT_IN))
 
     def get(self, key: Key) -> Record:
         """Return the record with this (collection, id) key."""
@@ -57,7 +58,12 @@ class Site:
 
     def all_records(self) -> list[Record]:
         """Return every linkable record in a stable order."""
-        return [self.records[kind][rid] for kind in LINKABLE for rid in sorted(self.records[kind])]
+        return [self.records[kind][rid] for kind in self.model for rid in sorted(self.records[kind])]
+
+    def named_by(self, key: Key, collection: str, field_name: str) -> list[Record]:
+        """Return the records of a collection whose field names this record, in their list's order."""
+        records = self.records[collection]
+        return [records[rid] for rid in self.referrers.get(key, {}).get((collection, field_name), [])]
 
 
 def default_config() -> SiteConfig:
@@ -68,37 +74,39 @@ def default_config() -> SiteConfig:
 class Linker:
     """Resolve references of one site, collecting problems as it goes."""
 
-    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset()):
+    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset(),
+                 model: Model = BUILT_IN):
         self.records = records
         self.failed = failed  # records whose files have errors of their own: references to them stay silent
         self.problems: list[Problem] = []
+        self.model = model
         config = next(iter(records.get("site", {}).values()), None) or default_config()
-        self.site = Site(config, records, {name: text if isinstance(text, SeedText) else SeedText(text) for name, text in seeds.items()})
+        self.site = Site(config, records, {name: text if isinstance(text, SeedText) else SeedText(text) for name, text in seeds.items()}, model=model)
 
     def error(self, record: Record, line: int, message: str) -> None:
         self.problems.append(Problem(record.path, line, 0, "error", message))
 
     def resolve_target(self, record: Record, target: str, line: int) -> Key | None:
         """Resolve '[[id]]' or '[[people/id]]' to a key, reporting unknown or ambiguous ids."""
-        if self.failed and ("/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in LINKABLE)):
+        if self.failed and ("/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in self.model)):
             return None
         if "/" in target:
             kind, _, rid = target.partition("/")
-            if kind not in LINKABLE:
-                self.error(record, line, f"unknown link '[[{target}]]': '{kind}' is not one of {', '.join(LINKABLE)}{did_you_mean(kind, LINKABLE)}")
+            if kind not in self.model:
+                self.error(record, line, f"unknown link '[[{target}]]': '{kind}' is not one of {', '.join(self.model)}{did_you_mean(kind, self.model)}")
                 return None
             if rid in self.records[kind]:
                 return (kind, rid)
             self.error(record, line, f"unknown link '[[{target}]]': no {kind} record '{rid}'{did_you_mean(rid, self.records[kind])}")
             return None
-        found = [(kind, target) for kind in LINKABLE if target in self.records[kind]]
+        found = [(kind, target) for kind in self.model if target in self.records[kind]]
         if len(found) == 1:
             return found[0]
         if found:
             options = " or ".join(f"[[{kind}/{target}]]" for kind, _ in found)
             self.error(record, line, f"ambiguous link '[[{target}]]': write {options}")
             return None
-        every_id = {rid for kind in LINKABLE for rid in self.records[kind]}
+        every_id = {rid for kind in self.model for rid in self.records[kind]}
         self.error(record, line, f"unknown link '[[{target}]]'{did_you_mean(target, every_id)}")
         return None
 
@@ -109,7 +117,7 @@ class Linker:
         if (kind, rid) in self.failed:
             return False
         field_name = ".".join(str(k) for k in key[:1])
-        self.error(record, record_line(record, *key), f"unknown {kind[:-1] if kind != 'people' else 'person'} '{rid}' in '{field_name}'{did_you_mean(rid, self.records[kind])}")
+        self.error(record, record_line(record, *key), f"unknown {self.model[kind].singular} '{rid}' in '{field_name}'{did_you_mean(rid, self.records[kind])}")
         return False
 
     def check_sources(self) -> None:
@@ -119,7 +127,7 @@ class Linker:
             assert isinstance(source, Source)
             if source.seed not in self.site.seeds and ("seeds", source.seed) not in self.failed:  # unreadable: reported on the seed
                 self.error(source, record_line(source, "seed"), f"seed file 'seeds/{source.seed}' does not exist{did_you_mean(source.seed, self.site.seeds)}")
-            if source.derived_from and self.resolve_id(source, "sources", source.derived_from, "derived_from"):
+            if source.derived_from and source.derived_from in sources:
                 chain, current = [source.id], source.derived_from
                 while current and current not in chain:
                     chain.append(current)
@@ -154,22 +162,13 @@ class Linker:
             passage.cited_by.append((record.collection, record.id))
         return True
 
-    def front_matter_citations(self, record: Record) -> list[Citation]:
-        """Return citations carried by front matter: a person's age, an event's figures."""
-        found = []
-        if isinstance(record, Person) and record.age:
-            found.append(Citation(source=record.age.source, quote=record.age.quote, line=record_line(record, "age", "quote"), source_line=record_line(record, "age", "source")))
-        if isinstance(record, Event):
-            for index, figure in enumerate(record.figures):
-                found.append(Citation(source=figure.source, quote=figure.quote, line=record_line(record, "figures", index, "quote"), source_line=record_line(record, "figures", index, "source")))
-        return found
-
     def link_record(self, record: Record) -> None:
         """Resolve one record's references and citations and record its outgoing links."""
         key = (record.collection, record.id)
         body, first_line = record.body, record.body_line
-        if isinstance(record, Source):
-            body, first_line = record.notes or "", record_line(record, "notes") + 1
+        if self.model[record.collection].body_field != "body":  # a source's notes
+            name = self.model[record.collection].body_field
+            body, first_line = getattr(record, name) or "", record_line(record, name) + 1
         links, citations, problems = scan(body, first_line, record.path)
         self.problems += problems
         targets: list[Key] = []
@@ -178,23 +177,19 @@ class Linker:
             if target and target not in targets:
                 targets.append(target)
         self.site.links[key] = targets
-        verified = [c for c in self.front_matter_citations(record) + citations if self.check_citation(record, c)]
+        verified = [c for c in front_matter_citations(self.model, record) + citations if self.check_citation(record, c)]
         self.site.citations[key] = verified
         for source_id in sorted({c.source for c in verified}):
             self.site.cited_by.setdefault(source_id, []).append(key)
-        for name in ("affiliations", "places", "people", "groups"):
-            kind = {"affiliations": "groups"}.get(name, name)
-            for index, rid in enumerate(getattr(record, name, None) or []):
-                self.resolve_id(record, kind, rid, name, index)
-        if getattr(record, "located_in", None):
-            self.resolve_id(record, "places", record.located_in, "located_in")  # type: ignore[attr-defined]
-        if getattr(record, "part_of", None):
-            self.resolve_id(record, "groups", record.part_of, "part_of")  # type: ignore[attr-defined]
+        for spec in self.model[record.collection].references:
+            value = getattr(record, spec.name, None)
+            for index, rid in enumerate(spec.ids(record)):
+                self.resolve_id(record, spec.target, rid, *((spec.name, index) if isinstance(value, list) else (spec.name,)))  # type: ignore[arg-type]
 
     def check_urls(self) -> None:
         """Refuse free pages whose URL a generated page already uses."""
         for page in self.records["pages"].values():
-            if page.id in RESERVED_PAGE_IDS:
+            if page.id in RESERVED or page.id in self.model:
                 self.error(page, 1, f"page id '{page.id}' would share the URL '{page.id}/' with a generated page; rename the file")
 
     def backlinks(self) -> None:
@@ -205,21 +200,16 @@ class Linker:
                 if target != source_key:
                     mentioned[target].add(source_key)
         self.site.mentioned_by = {key: sorted(keys) for key, keys in mentioned.items()}
-        events_of: dict[Key, set[str]] = defaultdict(set)
-        for event in self.records["events"].values():
-            for name in ("people", "places", "groups"):
-                for rid in getattr(event, name):
-                    events_of[(name, rid)].add(event.id)
+        named: dict[Key, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
+        for collection, rtype in self.model.items():
+            for spec in rtype.references:
+                for record in self.records[collection].values():
+                    for rid in spec.ids(record):
+                        if rid in self.records[spec.target]:  # type: ignore[index]
+                            named[(spec.target, rid)][(collection, spec.name)].add(record.id)  # type: ignore[index]
         order = {eid: index for index, eid in enumerate(self.site.timeline)}
-        self.site.events_of = {key: sorted(ids, key=order.__getitem__) for key, ids in events_of.items()}
-        people_of: dict[Key, set[str]] = defaultdict(set)
-        for person in self.records["people"].values():
-            assert isinstance(person, Person)
-            for group in person.affiliations:
-                people_of[("groups", group)].add(person.id)
-            for place in person.places:
-                people_of[("places", place)].add(person.id)
-        self.site.people_of = {key: sorted(ids) for key, ids in people_of.items()}
+        self.site.referrers = {key: {via: sort_ids(ids, via[0], order) for via, ids in sorted(by.items())} for key, by in named.items()}
+        self.site.events_of = {key: events for key in self.site.referrers if (events := events_naming(self.site, key))}
 
     def run(self) -> Site:
         """Link everything and return the site."""
@@ -237,6 +227,32 @@ class Linker:
         return self.site
 
 
+def sort_ids(ids: set[str] | list[str], collection: str, order: dict[str, int]) -> list[str]:
+    """Return ids in the order a list of that collection takes: events by date, others by id."""
+    return sorted(ids, key=order.__getitem__) if collection == "events" else sorted(ids)
+
+
+def events_naming(site: Site, key: Key) -> list[str]:
+    """Return the events whose fields name a record, in timeline order."""
+    lists = [ids for (collection, _), ids in site.referrers.get(key, {}).items() if collection == "events"]
+    if len(lists) == 1:
+        return lists[0]
+    order = {eid: index for index, eid in enumerate(site.timeline)}
+    return sorted({eid for ids in lists for eid in ids}, key=order.__getitem__)
+
+
+def front_matter_citations(model: Model, record: Record) -> list[Citation]:
+    """Return the citations a record's front matter carries (an age, figures), in field order."""
+    found = []
+    for spec in model[record.collection].citing_fields:
+        value = getattr(record, spec.name, None)
+        items = value if isinstance(value, list) else [value] if value else []
+        for index, item in enumerate(items):
+            key = (spec.name, index) if isinstance(value, list) else (spec.name,)
+            found.append(Citation(source=item.source, quote=item.quote, line=record_line(record, *key, "quote"), source_line=record_line(record, *key, "source")))
+    return found
+
+
 def passage_order(passage: Passage) -> tuple[int, int, str]:
     """Return where a passage comes in its source's list: by position in the text."""
     return passage.start, passage.end, passage.id
@@ -251,8 +267,9 @@ def record_line(record: Record, *key: object) -> int:
     return record.lines.get((), 1)
 
 
-def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset()) -> tuple[Site, list[Problem]]:
+def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset(),
+         model: Model = BUILT_IN) -> tuple[Site, list[Problem]]:
     """Resolve references, verify citations and compute backlinks; return the site and problems."""
-    linker = Linker(records, seeds, failed)
+    linker = Linker(records, seeds, failed, model)
     site = linker.run()
     return site, linker.problems

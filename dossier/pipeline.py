@@ -36,8 +36,8 @@ def load(root: Path) -> tuple[Site, list[Problem]]:
     from .validate import validate
 
     corpus = read_project(root)
-    records, failed, validation_problems = validate(corpus.documents)
-    site, link_problems = link(records, corpus.seeds, failed | corpus.unreadable)
+    records, failed, validation_problems = validate(corpus.documents, model=corpus.model)
+    site, link_problems = link(records, corpus.seeds, failed | corpus.unreadable, corpus.model)
     problems = corpus.problems + validation_problems + link_problems
     if not any(p.severity == "error" for p in problems):
         problems += audit(site)

@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from .model import BUILT_IN, Model, custom_types
 from .problems import Problem
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -41,8 +42,6 @@ ContentLoader.yaml_implicit_resolvers = {
 ALIASES = "YAML aliases (*name) are not supported; write the value out in full"
 MAX_CONTENT_BYTES = 1_000_000
 MAX_SEED_BYTES = 5_000_000
-KINDS = ("people", "events", "places", "groups", "pages")
-YAML_KINDS = ("sources",)
 FENCE = re.compile(r"^---[ \t]*$")
 KeyPath = tuple  # ('age', 'quote') or ('figures', 0, 'quote')
 
@@ -76,6 +75,7 @@ class Corpus:
     seeds: dict[str, str]  # seed file name -> text
     problems: list[Problem]
     unreadable: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) of files that failed to parse; ('seeds', name) of seeds
+    model: Model = field(default_factory=lambda: dict(BUILT_IN))  # the record types, with the project's own
 
 
 def is_editor_artifact(name: str) -> bool:
@@ -258,11 +258,35 @@ def read_document(root: Path, file: Path) -> tuple[Document | None, list[Problem
     return parse_markdown_file(text, relative, kind, file.stem)
 
 
-def content_files(root: Path) -> tuple[list[Path], list[Problem]]:
+def model_of(settings: Document | None) -> tuple[Model, list[Problem]]:
+    """Return the record types of a project: dossier's own and those content/site.yaml declares."""
+    if settings is None:
+        return dict(BUILT_IN), []
+    return custom_types(settings.meta.get("types"), settings.path, settings.line_of)
+
+
+def folders(names: list[str]) -> str:
+    """Name one folder, or several in braces: '{people,events}'."""
+    return names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+
+
+def read_model(root: Path) -> tuple[Model, list[Problem]]:
+    """Read content/site.yaml for the project's record types (its own problems are reported when it is read as content)."""
+    file = root / "content" / "site.yaml"
+    if not file.is_file():
+        return dict(BUILT_IN), []
+    document, problems = read_document(root, file)
+    return model_of(document) if document is not None else (dict(BUILT_IN), [])
+
+
+def content_files(root: Path, model: Model = BUILT_IN) -> tuple[list[Path], list[Problem]]:
     """List the content files to read, warning about files dossier would ignore."""
     content = root / "content"
     files: list[Path] = []
     problems: list[Problem] = []
+    suffixes = {"md": (".md",), "yaml": (".yaml", ".yml")}
+    markdown = [c for c, t in model.items() if t.file_format == "md"]
+    yaml_kinds = [c for c, t in model.items() if t.file_format == "yaml"]
     if not content.is_dir():
         return [], [Problem("content", 0, 0, "error", "no content/ folder here; run dossier from a project folder or pass --source")]
     for entry in sorted(content.rglob("*")):
@@ -275,12 +299,10 @@ def content_files(root: Path) -> tuple[list[Path], list[Problem]]:
                 problems.append(Problem(relative, 0, 0, "warning", "ignored: only site.yaml belongs directly in content/"))
             else:
                 files.append(entry)
-        elif len(inside) == 2 and inside[0] in KINDS and entry.suffix == ".md":
-            files.append(entry)
-        elif len(inside) == 2 and inside[0] in YAML_KINDS and entry.suffix in (".yaml", ".yml"):
+        elif len(inside) == 2 and inside[0] in model and entry.suffix in suffixes[model[inside[0]].file_format]:
             files.append(entry)
         else:
-            problems.append(Problem(relative, 0, 0, "warning", "ignored: not a .md file in content/{" + ",".join(KINDS) + "}/ or a .yaml file in content/sources/"))
+            problems.append(Problem(relative, 0, 0, "warning", f"ignored: not a .md file in content/{folders(markdown)}/ or a .yaml file in content/{folders(yaml_kinds)}/"))
     return files, problems
 
 
@@ -302,8 +324,10 @@ def read_seeds(root: Path) -> tuple[dict[str, str], list[Problem]]:
 
 
 def read_project(root: Path) -> Corpus:
-    """Read every content file and seed of a project folder."""
-    files, problems = content_files(root)
+    """Read every content file and seed of a project folder, the record types site.yaml declares first."""
+    model, problems = read_model(root)
+    files, listing = content_files(root, model)
+    problems += listing
     documents = []
     unreadable = set()
     for file in files:
@@ -315,4 +339,4 @@ def read_project(root: Path) -> Corpus:
             unreadable.add((file.parent.name, file.stem))
     seeds, found = read_seeds(root)
     unreadable |= {("seeds", problem.path.rpartition("/")[2]) for problem in found if problem.severity == "error"}
-    return Corpus(documents, seeds, problems + found, unreadable)
+    return Corpus(documents, seeds, problems + found, unreadable, model)

@@ -12,22 +12,22 @@ from __future__ import annotations
 import bisect
 import dataclasses
 
-from .link import LINKABLE, Key, Linker, Site, passage_order
+from .link import Key, Linker, Site, events_naming, passage_order, sort_ids
 from .passages import passage_id
 from .problems import Problem
-from .schema import Event, Person, Record
+from .schema import Record
 
-DELTA_KINDS = ("people", "events", "places", "groups", "pages")  # sources, seeds and settings relink everything
+WHOLE_KINDS = ("sources", "site")  # an edit of a source (its seed, its derivation) or of the settings relinks everything
 
 
-def rank(key: Key) -> tuple[int, str]:
+def rank(site: Site, key: Key) -> tuple[int, str]:
     """Return a record's place in the linking order (site.all_records())."""
-    return LINKABLE.index(key[0]), key[1]
+    return list(site.model).index(key[0]), key[1]
 
 
 def can_relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Key], old_failed: set[Key], keys: set[Key]) -> bool:
     """Tell whether these changes can be linked record by record: the same records and files, no source changed."""
-    if failed != old_failed or any(key[0] not in DELTA_KINDS for key in keys):
+    if failed != old_failed or any(key[0] in WHOLE_KINDS or key[0] not in site.model for key in keys):
         return False
     return all(records.get(kind, {}).keys() == site.records.get(kind, {}).keys() for kind in set(records) | set(site.records))
 
@@ -36,16 +36,16 @@ def relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Key], 
     """Return a new site with these records relinked, and the linking problems of each one's file."""
     new = dataclasses.replace(
         site, records=records, citations=dict(site.citations), links=dict(site.links), mentioned_by=dict(site.mentioned_by),
-        events_of=dict(site.events_of), people_of=dict(site.people_of), cited_by=dict(site.cited_by),
+        events_of=dict(site.events_of), referrers=dict(site.referrers), cited_by=dict(site.cited_by),
         passages=dict(site.passages), timeline=list(site.timeline),
     )
     touched: set[tuple[str, str]] = set()
     problems: dict[str, list[Problem]] = {}
-    for key in sorted(keys, key=rank):
+    for key in sorted(keys, key=lambda k: rank(site, k)):
         touched |= unlink(new, key, site.get(key))
-    for key in sorted(keys, key=rank):
+    for key in sorted(keys, key=lambda k: rank(site, k)):
         record = new.get(key)
-        linker = Linker(records, site.seeds, failed)  # a scratch site: this record's links and passages alone
+        linker = Linker(records, site.seeds, failed, site.model)  # a scratch site: this record's links and passages alone
         linker.link_record(record)
         linker.check_urls()
         problems[record.path] = [p for p in linker.problems if p.path == record.path]
@@ -79,15 +79,9 @@ def unlink(site: Site, key: Key, record: Record) -> set[tuple[str, str]]:
     for source_id, pid in passages:
         passage = site.passages[source_id][pid]
         site.passages[source_id] = {**site.passages[source_id], pid: dataclasses.replace(passage, cited_by=[k for k in passage.cited_by if k != key])}
-    if isinstance(record, Event):
+    if key[0] == "events":
         site.timeline.remove(record.id)
-        for name in ("people", "places", "groups"):
-            for rid in getattr(record, name):
-                without(site.events_of, (name, rid), record.id)
-    if isinstance(record, Person):
-        for kind, ids in (("groups", record.affiliations), ("places", record.places)):
-            for rid in ids:
-                without(site.people_of, (kind, rid), record.id)
+    name_again(site, key, record, remove=True)
     return passages
 
 
@@ -100,7 +94,7 @@ def add(site: Site, key: Key, record: Record, scratch: Site) -> set[tuple[str, s
             site.mentioned_by[target] = sorted(site.mentioned_by.get(target, []) + [key])
     for source_id in scratch.cited_by:
         citers = list(site.cited_by.get(source_id, []))  # in linking order already
-        bisect.insort(citers, key, key=rank)
+        bisect.insort(citers, key, key=lambda k: rank(site, k))
         site.cited_by[source_id] = citers
     for source_id, passages in scratch.passages.items():
         current = dict(site.passages.get(source_id, {}))
@@ -109,17 +103,38 @@ def add(site: Site, key: Key, record: Record, scratch: Site) -> set[tuple[str, s
             cited_by = sorted((known.cited_by if known else []) + [key])
             current[pid] = dataclasses.replace(known or passage, cited_by=cited_by)
         site.passages[source_id] = current
-    if isinstance(record, Event):
+    if key[0] == "events":
         bisect.insort(site.timeline, record.id, key=lambda eid: site.records["events"][eid].date.sort_key() + (eid,))  # type: ignore[attr-defined]
-        for name in ("people", "places", "groups"):
-            for rid in getattr(record, name):
-                events = site.events_of.get((name, rid), []) + [record.id]
-                site.events_of[(name, rid)] = sorted(set(events), key=lambda eid: site.records["events"][eid].date.sort_key() + (eid,))  # type: ignore[attr-defined]
-    if isinstance(record, Person):
-        for kind, ids in (("groups", record.affiliations), ("places", record.places)):
-            for rid in ids:
-                site.people_of[(kind, rid)] = sorted(set(site.people_of.get((kind, rid), [])) | {record.id})
+    name_again(site, key, record, remove=False)
     return {(source_id, pid) for source_id, passages in scratch.passages.items() for pid in passages}
+
+
+def name_again(site: Site, key: Key, record: Record, *, remove: bool) -> None:
+    """Take a record out of (or put it into) the lists of who names each record its fields name;
+    an event also out of (or into) their events."""
+    collection = key[0]
+    order = {eid: index for index, eid in enumerate(site.timeline)} if collection == "events" else {}
+    for spec in site.model[collection].references:
+        for rid in spec.ids(record):
+            target: Key = (spec.target, rid)  # type: ignore[assignment]
+            if rid not in site.records[spec.target]:  # type: ignore[index]
+                continue
+            by = dict(site.referrers.get(target, {}))
+            ids = set(by.get((collection, spec.name), [])) - {record.id} if remove else set(by.get((collection, spec.name), [])) | {record.id}
+            if ids:
+                by[(collection, spec.name)] = sort_ids(ids, collection, order)
+            else:
+                by.pop((collection, spec.name), None)
+            if by:
+                site.referrers[target] = dict(sorted(by.items()))
+            else:
+                site.referrers.pop(target, None)
+            if collection == "events":
+                events = events_naming(site, target)
+                if events:
+                    site.events_of[target] = events
+                else:
+                    site.events_of.pop(target, None)
 
 
 def settle(site: Site, source_id: str, pid: str) -> None:
@@ -131,7 +146,7 @@ def settle(site: Site, source_id: str, pid: str) -> None:
     if not passage.cited_by:
         del passages[pid]
     else:
-        first = min(passage.cited_by, key=rank)
+        first = min(passage.cited_by, key=lambda k: rank(site, k))
         quote = next(c.quote for c in site.citations[first] if c.source == source_id and passage_id(c.quote) == pid)
         passages[pid] = dataclasses.replace(passage, quote=quote)
     if passages:

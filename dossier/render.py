@@ -16,17 +16,51 @@ from markupsafe import Markup
 
 from . import export, search
 from .dates import MONTHS, month_key
-from .link import Key, Site
+from .link import Key, Site, front_matter_citations
 from .markup import BodyRenderer
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .quotes import own_quotes
-from .schema import Event, Person, Record, Source
-from .timeline import FACETS, Filter, axis_svg, facet_values, timeline_filters
+from .schema import Event, Record, Source
+from .timeline import Filter, axis_svg, facet_values, facets, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-COLLECTION_TITLES = {"people": "People", "events": "Events", "places": "Places", "groups": "Groups", "sources": "Sources"}
-SINGULAR = {"people": "person", "events": "event", "places": "place", "groups": "group", "sources": "source", "pages": "page"}
+
+
+@dataclass
+class Related:
+    """Records that name a record through one field, as its page lists them."""
+
+    collection: str
+    field: str
+    heading: str  # the field's declared inverse, with the record's name put in
+    records: list[Record]
+
+    @property
+    def key(self) -> str:
+        """Return how templates pick a list: 'people.affiliations'."""
+        return f"{self.collection}.{self.field}"
+
+
+def facts(record: Record, rtype: Any) -> list[tuple[Any, Any]]:
+    """Return the (field, value) pairs a generic record page shows in its infobox: every field
+    given a value, but the name, title and summary that head the page."""
+    return [(spec, value) for spec in rtype.fields if spec.name not in ("name", "title", "summary") and (value := getattr(record, spec.name, None))]
+
+
+def related(site: Site, record: Record) -> dict[str, Related]:
+    """Return, for each field that names this record and declares a heading for it, the records
+    naming it, by 'collection.field', in declaration order."""
+    key = (record.collection, record.id)
+    found = {}
+    for collection, rtype in site.model.items():
+        for spec in rtype.references:
+            if spec.target == record.collection and spec.inverse:
+                records = site.named_by(key, collection, spec.name)
+                if records:
+                    heading = spec.inverse.replace("{name}", record.label)
+                    found[f"{collection}.{spec.name}"] = Related(collection, spec.name, heading, records)
+    return found
 
 
 @dataclass
@@ -116,9 +150,8 @@ class Renderer:
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
-        self.env.globals.update(singular=SINGULAR, collection_titles=COLLECTION_TITLES, text_fragment=text_fragment, article_paragraphs=article_paragraphs,
-            timeline_groups=timeline_groups, month_names=MONTHS)
-        self.env.globals.update(facets=FACETS, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,
+        self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=lambda event: facet_values(self.site, event),
             own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
@@ -141,16 +174,18 @@ class Renderer:
             self.timeline_entries[key] = entry
         return entry
 
-    def page(self, template: str, url: str, **values: Any) -> tuple[str, bytes]:
+    def page(self, template: str | jinja2.Template, url: str, **values: Any) -> tuple[str, bytes]:
         """Render one page at a site URL and return its output path and bytes."""
         context = PageContext(self.site, url, portable=self.portable)
         record = values.get("record")
         if record is not None:
-            for citation in front_matter_citations(record):
-                context.reference(citation[0], citation[1])
+            for citation in front_matter_citations(self.site.model, record):
+                context.reference(citation.source, citation.quote)
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
+        model = self.site.model
         html = self.env.get_template(template).render(
-            site=self.site, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url, **values,
+            site=self.site, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
+            singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed}, **values,
         )
         return output_path(url), html.encode("utf-8")
 
@@ -170,11 +205,13 @@ class Renderer:
         return Markup(html)
 
     def record_page(self, record: Record) -> tuple[str, bytes]:
-        """Render the page of one record."""
+        """Render the page of one record, with the records that name it."""
         key: Key = (record.collection, record.id)
-        body = record.notes or "" if isinstance(record, Source) else record.body
-        template = "home.html" if key == ("pages", "home") else f"{SINGULAR[record.collection]}.html"
-        return self.page(template, record.page_url, record=record, key=key, body=body)
+        rtype = self.site.model[record.collection]
+        body = getattr(record, rtype.body_field) or ""
+        template = "home.html" if key == ("pages", "home") else rtype.page_template
+        return self.page(self.env.select_template([template, "record.html"]), record.page_url, record=record, key=key, body=body,
+                         record_type=rtype, related=related(self.site, record))
 
     def pages(self) -> dict[str, Callable[[], bytes]]:
         """List every HTML page of the site by output path; each is rendered only when called."""
@@ -189,8 +226,9 @@ class Renderer:
             pages[output_path(record.page_url)] = functools.partial(lambda key: self.record_page(self.site.get(key))[1], (record.collection, record.id))
         if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
             add("home.html", "", record=None, key=None, body="")
-        for collection in COLLECTION_TITLES:
-            add("index.html", f"{collection}/", collection=collection, body="")
+        for collection, rtype in site.model.items():
+            if rtype.indexed:
+                add("index.html", f"{collection}/", collection=collection, body="")
         add("timeline.html", "timeline/", body="", active=None)
         for filters in timeline_filters(site).values():
             for active in filters:
@@ -202,7 +240,7 @@ class Renderer:
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Render the files made from the whole site or from its pages: data exports, search fallback, static assets."""
         site = self.site
-        output: dict[str, bytes] = {"data/site.json": site_json(site)}
+        output: dict[str, bytes] = {"data/site.json": export.site_json(site)}
         output.update(export.exports(site, sorted({*pages, *output})))
         if self.portable:
             output["search/fallback.js"] = search.fallback_index(pages)
@@ -223,52 +261,6 @@ class Renderer:
 def output_path(url: str) -> str:
     """Return the file a site URL is written to: 'people/x/' -> 'people/x/index.html'."""
     return url + "index.html" if url == "" or url.endswith("/") else url
-
-
-def front_matter_citations(record: Record) -> list[tuple[str, str]]:
-    """Return (source, quote) pairs a record's front matter cites, in page order."""
-    pairs = []
-    if isinstance(record, Person) and record.age:
-        pairs.append((record.age.source, record.age.quote))
-    if isinstance(record, Event):
-        pairs += [(figure.source, figure.quote) for figure in record.figures]
-    return pairs
-
-
-def site_json(site: Site) -> bytes:
-    """Return the public data export: people, events, sources and citations, one record a line."""
-    def people() -> Iterator[dict]:
-        for pid in sorted(site.records["people"]):
-            p = site.records["people"][pid]
-            yield {"id": p.id, "name": p.name, "aliases": p.aliases, "anonymous": p.anonymous, "summary": p.summary, "url": p.page_url}
-
-    def events() -> Iterator[dict]:
-        for eid in site.timeline:
-            event = site.records["events"][eid]
-            assert isinstance(event, Event)
-            yield {
-                "id": event.id, "title": event.title, "date": event.date.text,
-                "start": event.date.start.iso() if event.date.start else None,
-                "end": event.date.end.iso() if event.date.end else None,
-                "approximate": event.date.approximate, "summary": event.summary, "people": event.people, "url": event.page_url,
-            }
-
-    def sources() -> Iterator[dict]:
-        for sid in sorted(site.records["sources"]):
-            source = site.records["sources"][sid]
-            assert isinstance(source, Source)
-            yield {
-                "id": source.id, "title": source.title, "outlet": source.outlet, "byline": source.byline,
-                "published": source.published.text if source.published else None, "url": source.url or None,
-                "seed": source.seed, "derived_from": source.derived_from, "language": source.language,
-            }
-
-    def citations() -> Iterator[dict]:
-        for key in sorted(site.citations):
-            for c in site.citations[key]:
-                yield {"page": site.get(key).page_url, "source": c.source, "quote": c.quote}
-
-    return export.records_json({"people": people(), "events": events(), "sources": sources(), "citations": citations()})
 
 
 @dataclass

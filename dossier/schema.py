@@ -12,10 +12,13 @@ from typing import Any
 from .dates import EDate
 
 
-def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "") -> Any:
-    """Declare a content field: its type name, whether it is required, and its default."""
+def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "", inverse: str = "", facet: str = "") -> Any:
+    """Declare a content field: its type name, whether it is required, and its default. A field that
+    names records ('id:places', 'ids:groups') may give the heading under which the named record's
+    page lists the records that name it (inverse, '{name}' standing for its name); a field of events
+    may be a timeline facet (facet: how a heading phrases the filter, 'involving')."""
     factory = list if default == [] else None
-    metadata = {"type": kind, "required": required, "doc": doc}
+    metadata = {"type": kind, "required": required, "doc": doc, "inverse": inverse, "facet": facet}
     if factory:
         return field(default_factory=factory, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -85,8 +88,8 @@ class Person(Record):
     anonymous: bool = spec("bool", default=False, doc="true when the sources do not name the person")
     summary: str = spec("text", required=True, doc="one plain sentence")
     roles: list[str] = spec("texts", default=[], doc="ranks, posts, occupations")
-    affiliations: list[str] = spec("ids:groups", default=[], doc="group ids")
-    places: list[str] = spec("ids:places", default=[], doc="place ids")
+    affiliations: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Members")
+    places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="People")
     age: Age | None = spec("age", doc="{years, as_of, source, quote}")
     status: str | None = spec("text", doc="situation as of the sources, in a few words")
 
@@ -99,10 +102,10 @@ class Event(Record):
     date: EDate = spec("date", required=True, doc="EDTF date: 2019-02-23, 2019-03~, 2019-02-23/2019-02-25")
     date_basis: str = spec("enum:stated|inferred", default="stated", doc="whether a source states the date or it is inferred")
     date_note: str | None = spec("text", doc="how the date was established (required when inferred)")
-    people: list[str] = spec("ids:people", default=[], doc="person ids")
-    places: list[str] = spec("ids:places", default=[], doc="place ids")
-    groups: list[str] = spec("ids:groups", default=[], doc="group ids")
-    tags: list[str] = spec("slugs", default=[], doc="lowercase tags")
+    people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Timeline", facet="involving")
+    places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="Events here", facet="at")
+    groups: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Events", facet="involving")
+    tags: list[str] = spec("slugs", default=[], doc="lowercase tags", facet="tagged")
     summary: str = spec("text", required=True, doc="one plain sentence")
     figures: list[Figure] = spec("figures", default=[], doc="figures sources give: {label, value, source, quote}")
 
@@ -115,7 +118,7 @@ class Place(Record):
     aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
     kind: str | None = spec("text", doc="city, river, bridge, hotel, country…")
     summary: str = spec("text", required=True, doc="one plain sentence")
-    located_in: str | None = spec("id:places", doc="place id")
+    located_in: str | None = spec("id:places", doc="place id", inverse="Places in {name}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -126,7 +129,7 @@ class Group(Record):
     aliases: list[str] = spec("texts", default=[], doc="other names the sources use")
     kind: str | None = spec("text", doc="armed force, party, ministry…")
     summary: str = spec("text", required=True, doc="one plain sentence")
-    part_of: str | None = spec("id:groups", doc="group id")
+    part_of: str | None = spec("id:groups", doc="group id", inverse="Parts of {name}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -143,7 +146,7 @@ class Source(Record):
     url: str | None = spec("url", doc="address of the original, only where known")
     language: str = spec("text", required=True, doc="language code, such as en")
     seed: str = spec("text", required=True, doc="file name in seeds/")
-    derived_from: str | None = spec("id:sources", doc="source id this one translates or copies")
+    derived_from: str | None = spec("id:sources", doc="source id this one translates or copies", inverse="Derivatives")
     inserted_lines: list[str] = spec("texts", default=[], doc="line prefixes a republisher inserted, such as 'WATCH:'")
     notes: str | None = spec("text", doc="Markdown notes on reliability; may cite")
 
@@ -165,13 +168,7 @@ class SiteConfig(Record):
     language: str = spec("text", default="en", doc="language code")
     base_url: str | None = spec("url", doc="public address, for canonical links and feeds")
     not_people: list[str] = spec("texts", default=[], doc="capitalised phrases in the seeds that are not people")
-
-
-RECORD_TYPES: dict[str, type[Record]] = {
-    "people": Person, "events": Event, "places": Place, "groups": Group,
-    "sources": Source, "pages": Page, "site": SiteConfig,
-}
-KIND_NAMES = {"people": "person", "events": "event", "places": "place", "groups": "group", "sources": "source", "pages": "page", "site": "site settings"}
+    types: dict | None = spec("types", doc="record types of the project's own (see 'Adding a record type' in the README)")
 
 
 def content_fields(record_type: type) -> list:

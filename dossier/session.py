@@ -28,7 +28,8 @@ from .link import Key, Site, link
 from .passages import SeedText
 from .problems import Problem, UsageError
 from .publish import carry_over, walk_files, write_into
-from .read import Document, content_files, is_editor_artifact, read_document, read_seeds, real_folders
+from .model import BUILT_IN, Model
+from .read import Document, content_files, is_editor_artifact, read_document, read_model, read_seeds, real_folders
 from .relink import can_relink, relink
 from .render import Renderer
 from .schema import Record
@@ -159,6 +160,8 @@ class Session:
         self.paths: dict[Key, str] = {}  # the content file of each record marked as changed
         self.file_problems: list[Problem] = []  # problems of reading and validating, as last worked out
         self.auditor = Auditor()  # remembers the warnings of records that have not changed
+        self.model: Model = dict(BUILT_IN)  # the record types, with those content/site.yaml declares
+        self.model_problems: list[Problem] = []
 
     # Reading
 
@@ -166,7 +169,8 @@ class Session:
         """Read, validate and link the whole project."""
         real_folders.cache_clear()  # where the project's folders lead may have changed since
         self.inputs = scan_inputs(self.root)
-        files, self.listing = content_files(self.root)
+        self.model, self.model_problems = read_model(self.root)
+        files, self.listing = content_files(self.root, self.model)
         self.entries = {}
         for file in files:
             relative = file.relative_to(self.root).as_posix()
@@ -187,7 +191,7 @@ class Session:
         if before is not None and data is not None and before.digest == data:
             return False
         document, read_problems = read_document(self.root, self.root / relative)
-        record, validation_problems = validate_document(document) if document is not None else (None, [])
+        record, validation_problems = validate_document(document, self.model) if document is not None else (None, [])
         if document is not None:  # validated: keep only what validate() needs to place the record
             document = Document(document.path, document.kind, document.id, {})
         self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
@@ -234,6 +238,10 @@ class Session:
             elif parts[0] == "seeds" and self.read_seeds():
                 changed = self.relink_all = True  # quotes are checked and found again everywhere
                 self.pending = EVERYTHING
+            elif relative == "content/site.yaml" and read_model(self.root) != (self.model, self.model_problems):
+                self.renderer, self.extras_pending = None, True
+                self.load()  # other record types: every file is read and validated again
+                return True
             elif parts[0] == "content":
                 stray = any(p.path == relative for p in self.listing)  # its "ignored" warning may go
                 if (self.root / relative).is_file() != (relative in self.entries) or stray:
@@ -246,7 +254,7 @@ class Session:
     def relist(self) -> bool:
         """List content/ again after files came or went; return whether anything changed."""
         self.relisted = True
-        files, listing = content_files(self.root)
+        files, listing = content_files(self.root, self.model)
         present = {file.relative_to(self.root).as_posix() for file in files}
         changed = listing != self.listing
         self.listing = listing
@@ -278,15 +286,15 @@ class Session:
         else:
             entries = [self.entries[path] for path in sorted(self.entries)]
             known = {e.document.path: (e.record, e.validation_problems) for e in entries if e.document is not None}
-            records, failed, validation = validate([e.document for e in entries if e.document is not None], known)
+            records, failed, validation = validate([e.document for e in entries if e.document is not None], known, self.model)
             failed |= {key_of(path) for path, e in self.entries.items() if e.document is None}
             failed |= {("seeds", p.path.rpartition("/")[2]) for p in self.seed_problems if p.severity == "error"}
-            self.file_problems = self.listing + [p for e in entries for p in e.read_problems] + validation + self.seed_problems
+            self.file_problems = self.model_problems + self.listing + [p for e in entries for p in e.read_problems] + validation + self.seed_problems
         if self.site is not None and keys is not None and can_relink(self.site, records, failed, self.failed, keys):
             site, per_file = relink(self.site, records, failed, keys)
             self.link_problems.update(per_file)
         else:
-            site, found = link(records, self.seed_texts, failed)
+            site, found = link(records, self.seed_texts, failed, self.model)
             by_file: dict[str, list[Problem]] = defaultdict(list)
             for problem in found:
                 by_file[problem.path].append(problem)

@@ -9,10 +9,9 @@ from typing import Callable
 from markupsafe import Markup, escape
 
 from .link import Site
+from .model import facet_fields
 from .schema import Event
 
-FACETS = {"people": "People", "groups": "Groups", "places": "Places", "tags": "Tags"}
-PHRASES = {"people": "involving", "groups": "involving", "places": "at", "tags": "tagged"}
 MONTH_LETTERS = "JFMAMJJASOND"
 MONTH_ABBREVIATIONS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -22,13 +21,49 @@ LANE, TOP, AXIS_HEIGHT, POINT_R = 13.0, 6.0, 34.0, 4.5
 
 
 @dataclass(frozen=True)
-class Filter:
-    """One filter state of the timeline: the events of a person, group, place or tag."""
+class Facet:
+    """A way to filter the timeline, declared by a field: events' people, places, groups and tags,
+    or a project type's field that names events."""
 
-    facet: str  # people, groups, places or tags
+    name: str  # 'people', 'tags', or a project type's collection
+    title: str  # 'People'
+    preposition: str  # 'involving', 'at', 'tagged'
+    collection: str  # 'events' for a field of events; else the project type declaring the field
+    field: str
+    target: str | None  # the collection of the values, for a field of events naming records
+
+    def values_of(self, site: Site, eid: str) -> list[str]:
+        """Return the values an event has in this facet: the ids or tags it is filtered under."""
+        if self.collection == "events":
+            return list(getattr(site.records["events"][eid], self.field, None) or [])
+        return site.referrers.get(("events", eid), {}).get((self.collection, self.field), [])
+
+
+_FACETS: list = [None, []]  # the model the facets were last worked out for, and them
+
+
+def facets(site: Site) -> list[Facet]:
+    """Return the timeline's facets in the order the timeline lists them."""
+    if _FACETS[0] is site.model:
+        return _FACETS[1]
+    found = []
+    for name, collection, spec in facet_fields(site.model):
+        values = spec.target if collection == "events" else collection
+        title = site.model[values].title if values in site.model else spec.name.capitalize()  # type: ignore[index]
+        found.append(Facet(name, title, spec.facet, collection, spec.name, spec.target if collection == "events" else None))
+    _FACETS[:] = [site.model, found]
+    return found
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One filter state of the timeline: the events of a person, group, place, tag or other facet."""
+
+    facet: str  # a Facet's name
     value: str  # a record id or a tag
     label: str
     events: tuple[str, ...]
+    preposition: str = "involving"
 
     @property
     def url(self) -> str:
@@ -43,22 +78,31 @@ class Filter:
     @property
     def phrase(self) -> str:
         """Return how a heading names the filter: 'involving Jorge Torres', 'tagged aid'."""
-        return f"{PHRASES[self.facet]} {self.label}"
+        return f"{self.preposition} {self.label}"
 
 
 def timeline_filters(site: Site) -> dict[str, list[Filter]]:
     """Return every filter with at least one event, by facet, sorted by label."""
-    result: dict[str, list[Filter]] = {facet: [] for facet in FACETS}
-    for facet in ("people", "groups", "places"):
-        for rid, record in site.records[facet].items():
-            events = site.events_of.get((facet, rid), [])
-            if events:
-                result[facet].append(Filter(facet, rid, record.label, tuple(events)))
-    tags: dict[str, list[str]] = {}
-    for eid in site.timeline:
-        for tag in event_of(site, eid).tags:
-            tags.setdefault(tag, []).append(eid)
-    result["tags"] = [Filter("tags", tag, tag, tuple(events)) for tag, events in tags.items()]
+    result: dict[str, list[Filter]] = {}
+    order = {eid: index for index, eid in enumerate(site.timeline)}
+    for facet in facets(site):
+        found = result[facet.name] = []
+        if facet.target is not None:  # a field of events naming records: their events
+            for rid, record in site.records[facet.target].items():
+                events = site.referrers.get((facet.target, rid), {}).get(("events", facet.field), [])
+                if events:
+                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition))
+        elif facet.collection != "events":  # a project type naming events: each record's
+            for rid, record in site.records[facet.collection].items():
+                events = sorted((eid for eid in getattr(record, facet.field, None) or [] if eid in order), key=order.__getitem__)
+                if events:
+                    found.append(Filter(facet.name, rid, record.label, tuple(dict.fromkeys(events)), facet.preposition))
+        else:  # tags
+            tags: dict[str, list[str]] = {}
+            for eid in site.timeline:
+                for tag in facet.values_of(site, eid):
+                    tags.setdefault(tag, []).append(eid)
+            found += [Filter(facet.name, tag, tag, tuple(events), facet.preposition) for tag, events in tags.items()]
     for facet in result:
         result[facet].sort(key=lambda f: (f.label.casefold(), f.value))
     return result
@@ -71,9 +115,9 @@ def event_of(site: Site, eid: str) -> Event:
     return event
 
 
-def facet_values(event: Event) -> dict[str, str]:
+def facet_values(site: Site, event: Event) -> dict[str, str]:
     """Return an event's data attributes for filtering in place: {'data-people': 'a b', ...}."""
-    return {f"data-{facet}": " ".join(getattr(event, facet)) for facet in FACETS}
+    return {f"data-{facet.name}": " ".join(facet.values_of(site, event.id)) for facet in facets(site)}
 
 
 def date_bounds(event: Event) -> tuple[dt.date, dt.date]:
@@ -176,7 +220,7 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str]) -> Ma
         else:
             shape = f'<rect x="{x0:.1f}" y="{y - 3.5:.1f}" width="{x1 - x0:.1f}" height="7" rx="3.5"/>'
         title = f"<title>{escape(event.date.display())}: {escape(event.title)}</title>"
-        attributes = " ".join(f'{name}="{value}"' for name, value in facet_values(event).items())
+        attributes = " ".join(f'{name}="{value}"' for name, value in facet_values(site, event).items())
         parts.append(f'<a href="#{event.id}" tabindex="-1"><g class="{" ".join(classes)}" data-event="{event.id}" {attributes}>{title}{shape}</g></a>')
     parts.append("</svg>")
     return Markup("\n".join(parts))

@@ -13,10 +13,9 @@ from typing import Any
 from .dates import DateError, parse_date
 from .problems import Problem, did_you_mean
 from .read import Document
-from .schema import KIND_NAMES, RECORD_TYPES, Age, Figure, Record, content_fields
+from .model import BUILT_IN, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
+from .schema import Record
 from .slug import fold_id, is_valid_id
-
-NESTED = {"age": Age, "figures": Figure}
 
 
 @dataclass
@@ -100,12 +99,14 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
             if converted is not None:
                 items.append(converted)
         return items
+    if type_name == "types":  # checked by model.custom_types() before anything else is read
+        return value
     if type_name == "age":
-        return convert_nested(value, Age, key, check)
+        return convert_nested(value, NESTED["age"], key, check)
     if type_name == "figures":
         if not isinstance(value, list):
             return check.error(key, f"'{name}' should be a list of {{label, value, source, quote}}, not {describe(value)}")
-        figures = [convert_nested(item, Figure, key + (index,), check) for index, item in enumerate(value)]
+        figures = [convert_nested(item, NESTED["figures"], key + (index,), check) for index, item in enumerate(value)]
         return [figure for figure in figures if figure is not None]
     raise AssertionError(f"unknown field type {type_name}")
 
@@ -114,15 +115,15 @@ def convert_nested(value: Any, record_type: type, key: tuple, check: FieldCheck)
     """Convert a mapping field such as age or a figure."""
     name = ".".join(str(part) for part in key)
     if not isinstance(value, dict):
-        return check.error(key, f"'{name}' should be a mapping of {', '.join(f.name for f in content_fields(record_type))}, not {describe(value)}")
-    values = convert_fields(value, record_type, key, check, f"'{name}'")
+        return check.error(key, f"'{name}' should be a mapping of {', '.join(f.name for f in field_specs(record_type))}, not {describe(value)}")
+    values = convert_fields(value, field_specs(record_type), key, check, f"'{name}'")
     return None if values is None else record_type(**values)
 
 
-def convert_fields(meta: dict, record_type: type, key: tuple, check: FieldCheck, what: str) -> dict | None:
+def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check: FieldCheck, what: str) -> dict | None:
     """Check and convert a mapping against a record type's fields; None when any is wrong."""
     before = len(check.problems)
-    known = {f.name: f for f in content_fields(record_type)}
+    known = {f.name: f for f in fields}
     values: dict[str, Any] = {}
     for name in meta:
         if name not in known:
@@ -130,41 +131,44 @@ def convert_fields(meta: dict, record_type: type, key: tuple, check: FieldCheck,
     for name, spec in known.items():
         value = meta.get(name)
         if value is None or value == "":
-            if spec.metadata["required"]:
-                check.error(key, f"{what} needs '{name}' ({spec.metadata['doc']})")
+            if spec.required:
+                check.error(key, f"{what} needs '{name}' ({spec.doc})" if spec.doc else f"{what} needs '{name}'")
             continue
-        converted = convert(value, spec.metadata["type"], key + (name,), check)
+        converted = convert(value, spec.type, key + (name,), check)
         if converted is not None:
             values[name] = converted
     return values if len(check.problems) == before else None
 
 
-def validate_document(document: Document) -> tuple[Record | None, list[Problem]]:
-    """Check one document against its type's schema and return its typed record."""
+def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Record | None, list[Problem]]:
+    """Check one document against its type's declaration and return its typed record."""
     check = FieldCheck(document, [])
-    record_type = RECORD_TYPES[document.kind]
+    rtype = record_type_of(model, document.kind)
     if document.kind != "site" and not is_valid_id(document.id):
         check.error((), f"'{document.id}' is not a valid id; ids are lowercase ASCII words joined by hyphens: rename the file to '{fold_id(document.id) or 'name'}'")
-    what = ("the " if document.kind == "site" else "a ") + KIND_NAMES[document.kind]
-    values = convert_fields(document.meta, record_type, (), check, what)
+    what = ("the " if document.kind == "site" else "a ") + rtype.singular
+    values = convert_fields(document.meta, rtype.fields, (), check, what)
     if values is None or check.problems:
         return None, check.problems
     if document.kind == "events" and values.get("date_basis") == "inferred" and not values.get("date_note"):
         check.error(("date_basis",), "an inferred date needs a 'date_note' saying how it was established")
         return None, check.problems
-    record = record_type(collection=document.kind, id=document.id, path=document.path, body=document.body, body_line=document.body_line, lines=document.lines, **values)
-    return record, []
+    where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
+    if rtype.record_class is CustomRecord:
+        return CustomRecord(**where, values={f.name: values.get(f.name, f.default) for f in rtype.fields}), []
+    return rtype.record_class(**where, **values), []
 
 
-def validate(documents: list[Document], known: dict[str, tuple[Record | None, list[Problem]]] | None = None) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
+def validate(documents: list[Document], known: dict[str, tuple[Record | None, list[Problem]]] | None = None,
+             model: Model = BUILT_IN) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
     """Validate every document; return records by collection and id, the keys of files that
     failed (so that references to them are not reported twice), and all problems. known holds
     validate_document's results for documents already checked, by path."""
-    records: dict[str, dict[str, Record]] = {kind: {} for kind in RECORD_TYPES}
+    records: dict[str, dict[str, Record]] = {kind: {} for kind in [*model, "site"]}
     failed: set[tuple[str, str]] = set()
     problems: list[Problem] = []
     for document in sorted(documents, key=lambda d: d.path):
-        record, found = known[document.path] if known and document.path in known else validate_document(document)
+        record, found = known[document.path] if known and document.path in known else validate_document(document, model)
         problems += found
         if record is None:
             failed.add((document.kind, document.id))
