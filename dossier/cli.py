@@ -50,7 +50,8 @@ def scaffold(rtype: RecordType, name: str) -> str:
         else:
             value = ""
         required = " (required)" if spec.required else ""
-        lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {doc}{required}" if doc or required else ""))
+        comment = f"{doc} (required)" if doc and spec.required else doc or ("required" if spec.required else "")
+        lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {comment}" if comment else ""))
     if rtype.file_format == "yaml":
         return "\n".join(lines) + "\n"
     return "---\n" + "\n".join(lines) + "\n---\nWrite here, citing each claim: [@source-id \"verbatim quote\"].\n"

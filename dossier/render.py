@@ -101,7 +101,7 @@ class PageContext:
     def link(self, target: str, label: str | None) -> tuple[str, str]:
         """Resolve a [[target|label]] body link (already checked by the linking stage)."""
         kind, _, rid = target.rpartition("/")
-        kinds = [kind] if kind else ["people", "events", "places", "groups", "sources", "pages"]
+        kinds = [kind] if kind else list(self.site.model)
         record = next(self.site.records[k][rid] for k in kinds if rid in self.site.records[k])
         return self.rel(record.page_url), label or record.label
 

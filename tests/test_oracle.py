@@ -1,0 +1,145 @@
+"""The exhaustive oracle: an edit of every field of every record type, generated from the model's
+declarations, gives in the preview's session and in a warm build from the command line exactly
+what a cold build gives, byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from test_model import UNIT_FILES
+from test_session import EXTRA, Mirror
+
+from dossier.model import FieldSpec
+from dossier.pipeline import build, load
+from dossier.problems import ContentError
+
+SECOND_SEED = "Sgt. Jorge Torres drove an armoured truck across the bridge.\nA translation, in part.\n"
+PROJECT = {
+    **EXTRA,
+    **UNIT_FILES,
+    "seeds/ap-copy.txt": SECOND_SEED,
+    "seeds/ap-again.txt": None,  # written from ap.txt below: the same text under another name
+    "content/sources/ap-copy.yaml": "title: AP copy\noutlet: A republisher\nlanguage: en\nseed: ap-copy.txt\nderived_from: ap\n",
+    "content/places/villa.md": "---\nname: Villa Antigua\nsummary: A neighbourhood.\nlocated_in: cucuta\n---\nA place.[@ap \"across the bridge\"]\n",
+    "content/places/bogota.md": "---\nname: Bogotá\nsummary: The capital.\n---\nA city.[@ap \"across the bridge\"]\n",
+    "content/groups/guard-unit.md": "---\nname: Guard unit\nsummary: Part of the guard.\npart_of: guard\n---\nA unit.[@ap-copy \"A translation\"]\n",
+    "content/pages/about.md": "---\ntitle: About\n---\nAbout [[jorge-torres]] and [[aid-convoy]].\n",
+    "content/units/second-company.md": "---\nname: Second Company\nsummary: Another unit.\n---\nA unit.[@ap \"Torres said\"]\n",
+}
+EDITED = {  # the file whose fields are edited, for each collection: each is named by others
+    "people": "content/people/jorge-torres.md", "events": "content/events/aid-convoy.md", "places": "content/places/cucuta.md",
+    "groups": "content/groups/guard.md", "sources": "content/sources/ap.yaml", "pages": "content/pages/about.md",
+    "units": "content/units/third-battalion.md", "site": "content/site.yaml",
+}
+NEW_VALUES = {  # where a field's type alone cannot give a value that still reads as content
+    "seed": "ap-again.txt", "language": "es", "date_basis": "inferred", "date_note": "Inferred from the story.",
+    "age": {"years": 27, "as_of": "2019-02", "source": "ap", "quote": "Sgt. Jorge Torres"},
+    "figures": [{"label": "Trucks", "value": "one", "source": "ap", "quote": "an armoured truck"}],
+    "inserted_lines": ["WATCH:", "READ MORE:"], "base_url": "https://example.org/dossier/",
+}
+
+
+def new_value(spec: FieldSpec, value: Any, rid: str, ids: dict[str, list[str]]) -> Any:
+    """Return another valid value for a field, from its declared type."""
+    if spec.name in NEW_VALUES:
+        return NEW_VALUES[spec.name]
+    kind, _, target = spec.type.partition(":")
+    if kind == "id":
+        others = [other for other in ids[target] if other not in (rid, value)]
+        return None if value and spec.name == "derived_from" else others[0]
+    if kind == "ids":
+        others = [other for other in ids[target] if other not in (value or []) and other != rid]
+        return list(value or []) + others[:1]
+    if kind == "enum":
+        return next(choice for choice in target.split("|") if choice != value)
+    return {
+        "text": lambda: f"{value or ''} changed".strip(), "texts": lambda: list(value or []) + ["Changed"], "bool": lambda: not value,
+        "int": lambda: (value or 0) + 1, "date": lambda: "2019-03-05", "url": lambda: "https://example.org/changed",
+        "slugs": lambda: list(value or []) + ["changed"],
+        "types": lambda: {**value, "units": {**value["units"], "fields": {**value["units"]["fields"], "motto": "text"}}},
+    }[kind]()
+
+
+def set_field(root: Path, path: str, name: str, value: Any) -> str:
+    """Write a new value of one front-matter field into a content file; return its new text."""
+    text = (root / path).read_text(encoding="utf-8")
+    if path.endswith(".yaml"):
+        meta, body = yaml.safe_load(text), None
+    else:
+        _, front, body = text.split("---\n", 2)
+        meta = yaml.safe_load(front)
+    if value is None:
+        meta.pop(name, None)
+    else:
+        meta[name] = value
+    dumped = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
+    return dumped if body is None else f"---\n{dumped}---\n{body}"
+
+
+class Oracle(Mirror):
+    """A mirror that also builds from the command line after each edit, warm and cold, and compares them."""
+
+    def __init__(self, root: Path, out: Path):
+        super().__init__(root)
+        self.out, self.cold = out / "warm", out / "cold"
+        build(root, self.out)
+
+    def check(self, label: str) -> None:
+        super().check(label)
+        if not hasattr(self, "out"):
+            return
+        try:
+            build(self.root, self.out)
+            warm: Any = tree(self.out)
+        except ContentError as error:
+            warm = [str(p) for p in error.problems]
+        try:
+            build(self.root, self.cold, use_cache=False)
+            cold: Any = tree(self.cold)
+        except ContentError as error:
+            cold = [str(p) for p in error.problems]
+        if isinstance(warm, dict) and isinstance(cold, dict):
+            assert sorted(warm) == sorted(cold), label
+            assert [path for path in cold if warm[path] != cold[path]] == [], label
+        else:
+            assert warm == cold, label
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Return every file a build published, by relative path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def oracle(make_site, tmp_path) -> Oracle:
+    root = make_site(PROJECT)
+    (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
+    return Oracle(root, tmp_path)
+
+
+@pytest.mark.parametrize("collection", list(EDITED))
+def test_an_edit_of_every_field_gives_what_a_cold_build_gives(oracle, collection):
+    site, _ = load(oracle.root)
+    ids = {kind: sorted(records) for kind, records in site.records.items()}
+    path = EDITED[collection]
+    rtype = site.model[collection] if collection != "site" else None
+    fields = rtype.fields if rtype else __import__("dossier.model", fromlist=["SETTINGS"]).SETTINGS.fields
+    record = site.records[collection][Path(path).stem] if rtype else site.config
+    for spec in fields:
+        value = new_value(spec, getattr(record, spec.name, None) if spec.name != "types" else yaml.safe_load((oracle.root / path).read_text())["types"],
+                          record.id, ids)
+        oracle.edit(path, None, set_field(oracle.root, path, spec.name, value), f"{collection}.{spec.name}")
+
+
+def test_edits_of_bodies_templates_and_seeds_give_what_a_cold_build_gives(oracle):
+    oracle.edit(EDITED["people"], "He served in", "He served, with [[bogota]], in", "a body's new link")
+    oracle.edit(EDITED["events"], "Torres spoke.", 'Torres spoke.[@ap "across the bridge"]', "a body's new citation")
+    oracle.edit(EDITED["units"], "Its sergeant", "Its sergeant, [[villa]],", "a project type's body")
+    oracle.edit("content/sources/ap.yaml", "seed: ap.txt", "seed: ap.txt\nnotes: Read with care.[@ap \"Torres said\"]", "a source's notes")
+    oracle.edit("templates/unit.html", "<h1>", "<h1 class=\"unit-name\">", "a template")
+    oracle.edit("seeds/ap.txt", "something promotional", "something else", "a seed")
+    oracle.edit("content/people/ana.md", None, "---\nname: Ana\nsummary: A nurse.\n---\nShe met [[second-company]].[@ap \"Torres said\"]\n", "a record added")
+    oracle.edit("content/units/second-company.md", None, None, "a project type's record deleted")
