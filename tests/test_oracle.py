@@ -102,8 +102,7 @@ class Oracle(Mirror):
         except ContentError as error:
             cold = [str(p) for p in error.problems]
         if isinstance(warm, dict) and isinstance(cold, dict):
-            assert sorted(warm) == sorted(cold), label
-            assert [path for path in cold if warm[path] != cold[path]] == [], label
+            assert [path for path in sorted({*warm, *cold}) if warm.get(path) != cold.get(path)] == [], label
         else:
             assert warm == cold, label
 
