@@ -267,6 +267,16 @@ def record_line(record: Record, *key: object) -> int:
     return record.lines.get((), 1)
 
 
+def check_references(records: dict[str, dict[str, Record]], seeds: dict[str, SeedText], failed: set[Key], model: Model,
+                     salvaged: list[Record]) -> list[Problem]:
+    """Return the link, reference and citation problems of records whose files have errors of their
+    own (see validate.salvage), checked against the valid records, so that none waits for the next run."""
+    linker = Linker(records, seeds, failed, model)
+    for record in salvaged:
+        linker.link_record(record)
+    return linker.problems
+
+
 def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset(),
          model: Model = BUILT_IN) -> tuple[Site, list[Problem]]:
     """Resolve references, verify citations and compute backlinks; return the site and problems."""

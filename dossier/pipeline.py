@@ -11,13 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .audit import audit
-from .link import Site, link
+from .link import Site
 from .problems import ContentError, Problem
 from .publish import check_output, exclusive, publish, recover
-from .read import read_project
 from .search import Indexing
-from .session import close_session, last_build, open_session
+from .session import Session, close_session, last_build, open_session
 
 
 @dataclass
@@ -32,16 +30,12 @@ class BuildReport:
 
 
 def load(root: Path) -> tuple[Site, list[Problem]]:
-    """Read, validate, link and audit a project; return the site and every problem found."""
-    from .validate import validate
-
-    corpus = read_project(root)
-    records, failed, validation_problems = validate(corpus.documents, model=corpus.model)
-    site, link_problems = link(records, corpus.seeds, failed | corpus.unreadable, corpus.model)
-    problems = corpus.problems + validation_problems + link_problems
-    if not any(p.severity == "error" for p in problems):
-        problems += audit(site)
-    return site, sorted(problems)
+    """Read, validate, link and audit a project; return the site and every problem found. The
+    preview and every build load through the same stages (Session.load)."""
+    session = Session(root)
+    session.load()
+    assert session.site is not None
+    return session.site, session.problems
 
 
 def check(root: Path, *, strict: bool = False) -> list[Problem]:

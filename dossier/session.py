@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 from . import cache, graph
 from .audit import Auditor
 from .cache import BodyCache
-from .link import Key, Site, link
+from .link import Key, Site, check_references, link
 from .passages import SeedText
 from .problems import Problem, UsageError
 from .publish import carry_over, walk_files, write_into
@@ -34,7 +34,7 @@ from .relink import can_relink, relink
 from .render import Renderer
 from .schema import Record
 from .search import SEARCHABLE, words_of
-from .validate import validate, validate_document
+from .validate import salvage, validate, validate_document
 
 EVERYTHING = graph.EVERYTHING
 INPUT_FOLDERS = ("content", "seeds", "templates")
@@ -192,7 +192,7 @@ class Session:
             return False
         document, read_problems = read_document(self.root, self.root / relative)
         record, validation_problems = validate_document(document, self.model) if document is not None else (None, [])
-        if document is not None:  # validated: keep only what validate() needs to place the record
+        if document is not None and record is not None:  # valid: keep only what validate() needs to place the record
             document = Document(document.path, document.kind, document.id, {})
         self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
         return True
@@ -302,10 +302,16 @@ class Session:
         if self.base_url:
             site.config = dataclasses.replace(site.config, base_url=self.base_url)
         self.site, self.failed = site, failed
-        self.problems = sorted(self.file_problems + [p for found in self.link_problems.values() for p in found])
+        self.problems = sorted(self.file_problems + [p for found in self.link_problems.values() for p in found] + self.salvaged_problems(records, failed))
         self.audit_due = not any(p.severity == "error" for p in self.problems)
         if not self.defer_audit:
             self.audit()
+
+    def salvaged_problems(self, records: dict[str, dict[str, Record]], failed: set[Key]) -> list[Problem]:
+        """Return the link, reference and citation problems of the files that failed validation."""
+        salvaged = [record for e in self.entries.values() if e.record is None and e.document is not None and e.validation_problems
+                    for record in [salvage(e.document, self.model)] if record is not None]
+        return check_references(records, self.seed_texts, failed, self.model, salvaged) if salvaged else []
 
     def place(self, keys: set[Key] | None) -> dict[str, dict[str, Record]] | None:
         """Return the linked site's records with the edited ones replaced, when nothing else can have

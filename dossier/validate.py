@@ -120,8 +120,9 @@ def convert_nested(value: Any, record_type: type, key: tuple, check: FieldCheck)
     return None if values is None else record_type(**values)
 
 
-def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check: FieldCheck, what: str) -> dict | None:
-    """Check and convert a mapping against a record type's fields; None when any is wrong."""
+def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check: FieldCheck, what: str, *, partial: bool = False) -> dict | None:
+    """Check and convert a mapping against a record type's fields; None when any is wrong (unless
+    partial: then the fields that are right)."""
     before = len(check.problems)
     known = {f.name: f for f in fields}
     values: dict[str, Any] = {}
@@ -137,7 +138,7 @@ def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check:
         converted = convert(value, spec.type, key + (name,), check)
         if converted is not None:
             values[name] = converted
-    return values if len(check.problems) == before else None
+    return values if partial or len(check.problems) == before else None
 
 
 def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Record | None, list[Problem]]:
@@ -157,6 +158,19 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
     if rtype.record_class is CustomRecord:
         return CustomRecord(**where, values={f.name: values.get(f.name, f.default) for f in rtype.fields}), []
     return rtype.record_class(**where, **values), []
+
+
+def salvage(document: Document, model: Model = BUILT_IN) -> Record | None:
+    """Return a record of a document that failed validation, holding only the fields that are right:
+    enough to check its links, references and citations, so that a run reports every problem at once."""
+    rtype = record_type_of(model, document.kind)
+    if document.kind == "site":
+        return None
+    values = convert_fields(document.meta, rtype.fields, (), FieldCheck(document, []), "", partial=True) or {}
+    where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
+    if rtype.record_class is CustomRecord:
+        return CustomRecord(**where, values={f.name: values.get(f.name, f.default) for f in rtype.fields})
+    return rtype.record_class(**where, **values)
 
 
 def validate(documents: list[Document], known: dict[str, tuple[Record | None, list[Problem]]] | None = None,

@@ -292,6 +292,22 @@ def test_each_content_error_is_one_whole_line_and_exit_1(make_site, capsys, case
     assert code == 1 and "Traceback" not in err and not (root / "site").exists()
 
 
+def test_a_schema_error_hides_no_link_reference_or_citation_error_of_the_same_file(make_site, capsys):
+    root = make_site({"content/events/aid-convoy.md": (
+        "---\ntitle: Aid convoy\ndate: 2019-02-30\nplaces: [nowhere]\nsummary: The convoy.\n---\n"
+        'Torres spoke.[@ap "not in the story"] See [[nobody]].\n'
+    )})
+    code, _, err = run(capsys, "check", "--source", str(root))
+    assert code == 1
+    assert err.splitlines() == [
+        "content/events/aid-convoy.md:3: error: 'date': '2019-02-30' is not a real day: February 2019 has 28 days",
+        "content/events/aid-convoy.md:4: error: unknown place 'nowhere' in 'places'",
+        "content/events/aid-convoy.md:7: error: quote not found in source 'ap' (seeds/ap.txt): \"not in the story\"; no similar passage",
+        "content/events/aid-convoy.md:7: error: unknown link '[[nobody]]'",
+        "4 errors, 0 warnings",
+    ]
+
+
 def test_every_problem_of_a_run_is_reported_at_once_and_sorted(make_site, capsys):
     root = make_site({
         "content/places/cucuta.md": "---\nname: C\nsummary: S.\nbogus: 1\n---\nSee [[nobody]].\n",
@@ -302,7 +318,8 @@ def test_every_problem_of_a_run_is_reported_at_once_and_sorted(make_site, capsys
     assert err.splitlines() == [
         "content/people/jorge-torres.md:5: error: unknown link '[[nowhere]]'",
         "content/places/cucuta.md:4: error: unknown field 'bogus' in a place",
-        "2 errors, 0 warnings",
+        "content/places/cucuta.md:6: error: unknown link '[[nobody]]'",  # a file's own errors hide none of its others
+        "3 errors, 0 warnings",
     ]
 
 
