@@ -15,7 +15,8 @@ from .link import Site
 from .problems import ContentError, Problem
 from .publish import check_output, exclusive, publish, recover
 from .search import Indexing
-from .session import Session, close_session, last_build, open_session
+from .lastbuild import close_session, last_build, open_session
+from .session import Session
 
 
 @dataclass

@@ -38,7 +38,8 @@ from .cli import print_problems
 from .problems import Problem, UsageError
 from .publish import carry_over, update_in_place, walk_files
 from .search import Indexing
-from .session import Outcome, Session, open_session
+from .lastbuild import open_session
+from .session import Outcome, Session
 from .watch import watcher
 
 WATCHED = ["content", "templates", "seeds"]

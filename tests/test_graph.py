@@ -7,7 +7,8 @@ from pathlib import Path
 from dossier import graph
 from dossier.pipeline import load
 from dossier.render import Renderer
-from dossier.session import Session, key_of
+from dossier.inputs import key_of
+from dossier.session import Session
 
 PERSON = "content/people/jorge-torres.md"
 EVENT = "content/events/aid-convoy.md"

@@ -166,7 +166,7 @@ def test_the_real_project_builds_byte_for_byte_the_same_twice(tmp_path):
 
 def rendering_worker_that(monkeypatch, fate) -> None:
     """Make every forked rendering worker meet fate (a function of no arguments) instead of rendering."""
-    import dossier.session as session
+    import dossier.pool as session
 
     parent, real = os.getpid(), session.render_claimed
 
