@@ -1,21 +1,22 @@
-"""The build, stage by stage: read → validate → link → audit → render → publish."""
+"""The build, stage by stage: read → validate → link → audit → render → index → publish."""
 
 from __future__ import annotations
 
 import ctypes
 import gc
 import os
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
+from .lastbuild import close_session, last_build, open_session
 from .link import Site
 from .problems import ContentError, Problem
-from .publish import check_output, exclusive, publish, recover
+from .publish import Staging, check_output, exclusive, recover
 from .search import Indexing
-from .lastbuild import close_session, last_build, open_session
 from .session import Session
 
 
@@ -42,9 +43,7 @@ def load(root: Path) -> tuple[Site, list[Problem]]:
 def check(root: Path, *, strict: bool = False) -> list[Problem]:
     """Validate everything and write nothing; raise ContentError on errors (warnings too if strict)."""
     _, problems = load(root)
-    failing = [p for p in problems if p.severity == "error" or strict]
-    if failing:
-        raise ContentError(problems)
+    stop_on_problems(problems, strict)
     return problems
 
 
@@ -65,44 +64,84 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
 
 def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, strict: bool, base_url: str | None,
                       use_cache: bool, workers: int | None) -> BuildReport:
-    """Build, once no other build is publishing to out (see build())."""
+    """Build, once no other build is publishing to out (see build()): read, validate, link and audit
+    (all in open_session), render, index, publish."""
     recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
     summary, inputs = last_build(root, out, (portable, base_url)) if use_cache else (None, None)
     if summary is not None:  # nothing changed since the last build, and out is as it left it
-        if strict and summary.problems:
-            raise ContentError(summary.problems)
+        stop_on_problems(summary.problems, strict)
         return BuildReport(page_counts(summary.published[1]), len(summary.published[1]), time.perf_counter() - started, summary.problems)
     session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs)
     phases = {"load": time.perf_counter() - started}
-    problems = session.problems
-    if any(p.severity == "error" or strict for p in problems):
-        raise ContentError(problems)
+    stop_on_problems(session.problems, strict)
     if previous is None or not session.up_to_date():
         workers = workers or os.cpu_count() or 1
-        indexing: list[Indexing] = []  # Pagefind, started once the pages it indexes are staged
-
-        def start(staging: Path, changed: set[str]) -> None:
-            indexing.append(Indexing(staging, session.searchable, words=set(session.word_pages), changed=changed, previous=previous,
-                                    jobs=1))  # one at a time while the timeline's pages render
-
-        def fill(staging: Path) -> None:
-            try:
-                session.render_into(staging, previous, workers, searchable_done=start)
-            except BaseException:
-                if indexing:
-                    indexing[0].stop()
-                raise
-            release_free_memory()  # before Pagefind's runs widen to one per core
-
-        def prepare(staging: Path) -> None:
-            (indexing[0] if indexing else Indexing(staging, session.searchable, words=set(session.word_pages), jobs=workers)).finish(workers)
-
-        # Pagefind indexes the staged pages (while the timeline renders) before they go live.
-        publish({}, out, prepare=timed(prepare, phases, "index"), fill=timed(fill, phases, "render"),
-                then=lambda: close_session(session, out, use_cache))
+        staging = Staging(out)
+        search = SearchIndex(session, previous, workers)
+        try:
+            render(session, staging.folder, previous, workers, search, phases)
+            index(search, staging.folder, phases)
+        except BaseException:
+            search.stop()
+            staging.discard()
+            raise
+        removing = publish(staging)
+        close_session(session, out, use_cache)  # while the old site is deleted
+        if removing is not None:
+            removing.join()
     else:
         close_session(session, out, use_cache)
-    return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, problems, phases)
+    return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, session.problems, phases)
+
+
+def stop_on_problems(problems: list[Problem], strict: bool) -> None:
+    """Stop the build on any error (or, if strict, any warning): nothing is written."""
+    if any(p.severity == "error" or strict for p in problems):
+        raise ContentError(problems)
+
+
+class SearchIndex:
+    """The search index of a staging folder: its Pagefind runs start as soon as the pages they index
+    are staged, one at a time while the timeline's pages render, then one per worker."""
+
+    def __init__(self, session: Session, previous: Path | None, workers: int):
+        self.session, self.previous, self.workers = session, previous, workers
+        self.indexing: Indexing | None = None
+
+    def start(self, folder: Path, changed: set[str]) -> None:
+        """Start indexing the searchable pages staged in folder (changed: those new, changed or gone)."""
+        self.indexing = Indexing(folder, self.session.searchable, words=set(self.session.word_pages), changed=changed,
+                                 previous=self.previous, jobs=1)
+
+    def finish(self, folder: Path) -> None:
+        """Wait for the index to be complete (starting it if no page was rendered), or raise what went wrong."""
+        indexing = self.indexing or Indexing(folder, self.session.searchable, words=set(self.session.word_pages), jobs=self.workers)
+        indexing.finish(self.workers)
+
+    def stop(self) -> None:
+        """Stop the Pagefind runs under way."""
+        if self.indexing is not None:
+            self.indexing.stop()
+
+
+def render(session: Session, folder: Path, previous: Path | None, workers: int, search: SearchIndex, phases: dict[str, float]) -> None:
+    """Render what changed into the staging folder and carry the rest over from previous."""
+    started = time.perf_counter()
+    session.render_into(folder, previous, workers, searchable_done=search.start)
+    release_free_memory()  # before Pagefind's runs widen to one per core
+    phases["render"] = time.perf_counter() - started
+
+
+def index(search: SearchIndex, folder: Path, phases: dict[str, float]) -> None:
+    """Complete the search index of the staged pages before they go live."""
+    started = time.perf_counter()
+    search.finish(folder)
+    phases["index"] = time.perf_counter() - started
+
+
+def publish(staging: Staging) -> threading.Thread | None:
+    """Swap the staged site into place; return the thread deleting the old one, if any."""
+    return staging.swap()
 
 
 def release_free_memory() -> None:
@@ -113,15 +152,6 @@ def release_free_memory() -> None:
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError, TypeError):  # not glibc: nothing to hand back this way
         pass
-
-
-def timed(step: Callable[[Path], object], phases: dict[str, float], name: str) -> Callable[[Path], None]:
-    """Wrap a publishing step so that its time is noted in phases."""
-    def run(folder: Path) -> None:
-        started = time.perf_counter()
-        step(folder)
-        phases[name] = time.perf_counter() - started
-    return run
 
 
 def page_counts(paths: Iterable[str]) -> Counter:

@@ -10,7 +10,7 @@ import shutil
 import sys
 import threading
 from pathlib import Path, PurePosixPath
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from .problems import UsageError
 
@@ -167,39 +167,45 @@ def carry_over(previous: Path, folder: Path, paths: Iterable[str]) -> None:
             shutil.copy2(previous / relative, target)
 
 
-def publish(files: dict[str, bytes], out: Path, *, prepare: Callable[[Path], None] | None = None, fill: Callable[[Path], None] | None = None,
-            then: Callable[[], None] | None = None) -> None:
-    """Write every file into a staging folder beside out, let fill add the rest (files carried over,
-    pages rendered in parallel), run prepare on it (the search index), then swap it in. then runs
-    once the new site is in place, while the old one is being deleted."""
-    out = out.resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    recover(out)
-    staging = out.parent / f".{out.name}.staging-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
-    try:
-        write_into(staging, files)
-        for step in (fill, prepare):
-            if step is not None:
-                step(staging)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    written = sorted(walk_files(staging))
-    (staging / MARKER).write_text("\n".join([MARKER_NOTE, *written]) + "\n", encoding="utf-8")
-    remover = None
-    if out.exists():
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
-        out.rename(old)
-        staging.rename(out)
+class Staging:
+    """A staging folder beside the output: filled, then swapped into place or discarded."""
+
+    def __init__(self, out: Path):
+        self.out = out.resolve()
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        recover(self.out)
+        self.folder = self.out.parent / f".{self.out.name}.staging-{os.getpid()}"
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir()
+
+    def discard(self) -> None:
+        """Delete the staging folder: the output stays as it was."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def swap(self) -> threading.Thread | None:
+        """Mark the staged files as dossier's and put the folder in place of the output; return the
+        thread deleting the old output (deleting thousands of files waits on the disk, not on Python)."""
+        written = sorted(walk_files(self.folder))
+        (self.folder / MARKER).write_text("\n".join([MARKER_NOTE, *written]) + "\n", encoding="utf-8")
+        if not self.out.exists():
+            self.folder.rename(self.out)
+            return None
+        old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
+        self.out.rename(old)
+        self.folder.rename(self.out)
         remover = threading.Thread(target=shutil.rmtree, args=(old,), kwargs={"ignore_errors": True})
-        remover.start()  # deleting thousands of files waits on the disk, not on Python: do it meanwhile
-    else:
-        staging.rename(out)
+        remover.start()
+        return remover
+
+
+def publish(files: dict[str, bytes], out: Path) -> None:
+    """Write files into a staging folder beside out, then swap it into place."""
+    staging = Staging(out)
     try:
-        if then is not None:
-            then()
-    finally:
-        if remover is not None:
-            remover.join()
+        write_into(staging.folder, files)
+    except BaseException:
+        staging.discard()
+        raise
+    remover = staging.swap()
+    if remover is not None:
+        remover.join()
