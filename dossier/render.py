@@ -301,7 +301,9 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
             anchors = "".join(f'<span class="anchor" id="{p.id}"></span>' for p in here if p.start == left)
             covering = [p for p in here if p.start <= left and p.end >= right]
             chunk = escape(text[left:right])
-            pieces.append(anchors + (f'<mark class="cited">{chunk}</mark>' if covering else str(chunk)))
+            # Each piece names the passages it belongs to, so that the page can highlight exactly one.
+            names = " ".join(p.id for p in covering)
+            pieces.append(anchors + (f'<mark class="cited" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
         result.append(ArticleParagraph(Markup("".join(pieces)), inserted, [p for p in here if start <= p.start < end]))
     return result
 

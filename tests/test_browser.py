@@ -220,6 +220,7 @@ def test_search_works_from_disk_in_the_portable_build(page, portable_site):
 PAGE_TYPES = {
     "home": "", "person": "people/jorge-torres/", "anonymous person": "people/female-soldier/", "event": "events/defector-count-april/",
     "place": "places/cucuta/", "group": "groups/venezuelan-national-guard/", "source": "sources/ap-desertion/",
+    "source passage": "sources/wapo-military/#passage-2f467b6361",
     "derivative source": "sources/ap-desertion-translation/", "page": "about/", "people index": "people/", "events index": "events/",
     "sources index": "sources/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
     "not found": "404.html",
@@ -227,7 +228,7 @@ PAGE_TYPES = {
 
 
 # Every page type in the light scheme; the dark scheme shares its rules, so a sample covers its colours.
-AXE_CASES = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in ("person", "derivative source", "timeline filter", "search")]
+AXE_CASES = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in ("person", "source passage", "derivative source", "timeline filter", "search")]
 
 
 @pytest.mark.parametrize("kind, scheme", AXE_CASES)
@@ -237,8 +238,9 @@ def test_every_page_type_passes_axe_and_starts_with_the_skip_link(browser, serve
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     page.goto(served + PAGE_TYPES[kind])
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.className") == "skip-link"
+    if "#" not in PAGE_TYPES[kind]:  # at a fragment, Tab starts from the fragment, as it should
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip-link"
     if kind == "search":
         page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
     if kind == "person":
@@ -259,3 +261,30 @@ def test_the_nu_html_checker_finds_no_error_on_the_real_site(real_site):
     command = [java, "-Xss4m", "-XX:TieredStopAtLevel=1", "-jar", str(VNU), "--errors-only", "--skip-non-html", str(real_site)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+# Reading: the cited passage, the 404 page at any address, quotation marks, citation markers and previews.
+
+HIGHLIGHTED = """() => {
+    const cited = getComputedStyle(document.querySelector('.article .note mark')).backgroundColor;
+    const marked = el => { const s = getComputedStyle(el);
+        return s.outlineStyle !== 'none' || !['rgba(0, 0, 0, 0)', cited].includes(s.backgroundColor); };
+    const found = [...document.querySelectorAll('.article > p *, .article > aside *')].filter(marked);
+    const outermost = found.filter(el => !found.some(other => other !== el && other.contains(el)));
+    return {text: outermost.map(el => el.textContent).join(''), top: outermost.length ? outermost[0].getBoundingClientRect().top : null,
+            em: parseFloat(getComputedStyle(document.body).fontSize)};
+}"""
+
+
+def test_following_a_reference_highlights_exactly_its_passage_below_the_window_top(page, served):
+    page.goto(served + "events/aid-convoy-blocked/")
+    quote = page.locator("#cite-note-3 q").text_content()
+    assert "Tachira River" in quote
+    page.click("#cite-note-3 a[href*='sources/wapo-military/#passage-']")
+    page.wait_for_url(re.compile(r"/sources/wapo-military/#passage-"))
+    page.wait_for_timeout(100)
+    shown = page.evaluate(HIGHLIGHTED)
+    assert shown["text"] == quote  # the cited passage, and no other passage of its paragraph
+    assert shown["top"] >= 2 * shown["em"]  # not flush against the top of the window
+    page.goto(served + "sources/wapo-military/")  # no passage targeted: none stands out
+    assert page.evaluate(HIGHLIGHTED)["text"] == ""

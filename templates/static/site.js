@@ -1,4 +1,5 @@
 // Citation previews: keep each inside the window, and let Escape close it. Reading them needs no script.
+// Source pages: highlight every piece of the passage the address names (without script, its first piece).
 (function () {
   "use strict";
   function place(marker) {
@@ -29,4 +30,12 @@
       marker.classList.add("dismissed");
     });
   });
+  function highlight() {
+    document.querySelectorAll("mark.target").forEach(function (mark) { mark.classList.remove("target"); });
+    var id = location.hash.slice(1);
+    if (!/^passage-[0-9a-f]+$/.test(id)) return;
+    document.querySelectorAll('mark[data-passages~="' + id + '"]').forEach(function (mark) { mark.classList.add("target"); });
+  }
+  highlight();
+  window.addEventListener("hashchange", highlight);
 })();
