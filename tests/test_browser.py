@@ -29,14 +29,29 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:  # keep test output clean
         pass
 
+    def send_error(self, code, message=None, explain=None) -> None:
+        """Answer a missing address with the site's own 404.html, as GitHub Pages does."""
+        root = Path(self.directory)
+        top = root / self.path.lstrip("/").split("/")[0] / "404.html"
+        page = top if top.is_file() else root / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
 
 @contextlib.contextmanager
-def serving(site: Path) -> Iterator[str]:
-    """Serve a built site over HTTP under a subpath (its folder's name); yield its address."""
-    handler = functools.partial(QuietHandler, directory=str(site.parent))
+def serving(site: Path, *, at_root: bool = False) -> Iterator[str]:
+    """Serve a built site over HTTP under a subpath (its folder's name), or at the root; yield its address."""
+    handler = functools.partial(QuietHandler, directory=str(site if at_root else site.parent))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/{site.name}/"
+    yield f"http://127.0.0.1:{server.server_port}/" + ("" if at_root else f"{site.name}/")
     server.shutdown()
     server.server_close()
 
@@ -223,7 +238,7 @@ PAGE_TYPES = {
     "source passage": "sources/wapo-military/#passage-2f467b6361",
     "derivative source": "sources/ap-desertion-translation/", "page": "about/", "people index": "people/", "events index": "events/",
     "sources index": "sources/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
-    "not found": "404.html",
+    "not found": "404.html", "not found, nested": "people/nobody/",
 }
 
 
@@ -288,3 +303,27 @@ def test_following_a_reference_highlights_exactly_its_passage_below_the_window_t
     assert shown["top"] >= 2 * shown["em"]  # not flush against the top of the window
     page.goto(served + "sources/wapo-military/")  # no passage targeted: none stands out
     assert page.evaluate(HIGHLIGHTED)["text"] == ""
+
+
+@pytest.fixture(scope="session")
+def based_site(tmp_path_factory) -> Path:
+    """Build the real documentary with a base URL whose path is the subpath it is served under."""
+    out = tmp_path_factory.mktemp("based") / "site"
+    build(PROJECT, out, base_url="https://example.org/site/")
+    return out
+
+
+@pytest.mark.parametrize("build_kind", ["relative, under a subpath", "relative, at the root", "with a base URL"])
+def test_the_not_found_page_is_styled_and_leads_home_at_any_address(page, real_site, based_site, build_kind):
+    site = based_site if build_kind == "with a base URL" else real_site
+    with serving(site, at_root=build_kind.endswith("root")) as address:
+        for missing in ("people/nobody/", "a/b/c", "404.html"):
+            response = page.goto(address + missing)
+            assert response.status == (200 if missing == "404.html" else 404)
+            assert page.inner_text("h1") == "Page not found"
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px", missing  # the stylesheet applied
+            assert page.evaluate("document.querySelector('.skip-link').href") == address + missing + "#main"
+            page.click("main >> text=home page")
+            page.wait_for_url(address)
+            assert page.locator("link[rel=alternate][type='application/atom+xml']").count() == 1 and page.inner_text("h1") != "Page not found"
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px"
