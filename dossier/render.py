@@ -17,7 +17,7 @@ from markupsafe import Markup
 from . import export, search
 from .dates import MONTHS, month_key
 from .link import Key, Site
-from .markup import BodyRenderer
+from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .quotes import own_quotes
@@ -94,7 +94,7 @@ class PageContext:
         # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
         preview = etree.SubElement(sup, "span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"})
         passage = etree.SubElement(preview, "q")
-        passage.text = quote
+        passage.text = inner_quotes(quote)
         passage.tail = f" — {reference.source.outlet}"
         return sup
 
@@ -116,6 +116,7 @@ class Renderer:
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
+        self.env.filters["inner_quotes"] = inner_quotes
         self.env.globals.update(singular=SINGULAR, collection_titles=COLLECTION_TITLES, text_fragment=text_fragment, article_paragraphs=article_paragraphs,
             timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=FACETS, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,

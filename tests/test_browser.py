@@ -327,3 +327,24 @@ def test_the_not_found_page_is_styled_and_leads_home_at_any_address(page, real_s
             page.wait_for_url(address)
             assert page.locator("link[rel=alternate][type='application/atom+xml']").count() == 1 and page.inner_text("h1") != "Page not found"
             assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px"
+
+
+QUOTATIONS = """() => {
+    const mark = (style, i) => { const found = (style.quotes || '').match(/"[^"]*"/g); return found && found.length === 4 ? JSON.parse(found[i]) : '(' + style.quotes + ')'; };
+    const quoted = [...document.querySelectorAll('q')].map(q => mark(getComputedStyle(q), 0) + q.textContent + mark(getComputedStyle(q), 1));
+    const blocks = [...document.querySelectorAll('.own-words blockquote p')].map(p =>
+        JSON.parse(getComputedStyle(p, '::before').content) + p.textContent + JSON.parse(getComputedStyle(p, '::after').content));
+    return quoted.concat(blocks);
+}"""
+
+
+def test_a_quotation_inside_a_quotation_takes_single_marks(page, served):
+    shown = {}
+    for address in ("events/guaido-all-options/", "sources/ap-desertion-translation/", "people/jorge-torres/"):
+        page.goto(served + address)
+        shown[address] = page.evaluate(QUOTATIONS)
+        inner = [text for text in shown[address] if re.search('[“”"]', text[1:-1]) or text[0] + text[-1] != "“”"]
+        assert inner == [], address  # “ ” outside, ‘ ’ (and apostrophes) inside, no straight marks
+    assert "“to consider ‘all options’”" in shown["events/guaido-all-options/"]
+    assert "“consider ‘all solutions’”" in shown["sources/ap-desertion-translation/"]  # stored with straight quotes
+    assert "“We’re going to change history,’ Torres said. ‘We are history.”" in shown["people/jorge-torres/"]
