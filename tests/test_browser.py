@@ -348,3 +348,40 @@ def test_a_quotation_inside_a_quotation_takes_single_marks(page, served):
     assert "“to consider ‘all options’”" in shown["events/guaido-all-options/"]
     assert "“consider ‘all solutions’”" in shown["sources/ap-desertion-translation/"]  # stored with straight quotes
     assert "“We’re going to change history,’ Torres said. ‘We are history.”" in shown["people/jorge-torres/"]
+
+
+MARKERS_AWAY_FROM_THEIR_WORD = """() => {
+    const lastCharacter = node => {  // the rectangle of the last visible character of a node, or null after a space
+        if (node.nodeType === 1 && node.matches('sup.citation')) return node.querySelector('a').getBoundingClientRect();
+        let text = node.nodeType === 3 ? node : null;
+        if (node.nodeType === 1) {
+            const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+            for (let t = walker.nextNode(); t; t = walker.nextNode()) if (t.textContent && !t.parentElement.closest('.preview')) text = t;
+        }
+        if (!text || !text.textContent || /\\s$/.test(text.textContent)) return null;
+        const range = document.createRange();
+        range.setStart(text, text.textContent.length - 1);
+        range.setEnd(text, text.textContent.length);
+        const rects = range.getClientRects();
+        return rects[rects.length - 1] || null;
+    };
+    const away = [];
+    for (const sup of document.querySelectorAll('main sup.citation')) {
+        const before = sup.previousSibling && lastCharacter(sup.previousSibling);
+        const mine = sup.querySelector('a').getClientRects()[0];
+        if (before && mine && (mine.top >= before.bottom || mine.bottom <= before.top))
+            away.push(sup.querySelector('a').textContent + ' after ' + JSON.stringify((sup.previousSibling.textContent || '').slice(-12)));
+    }
+    return away;
+}"""
+
+
+def test_citation_markers_stay_on_the_line_of_the_word_they_follow(browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for address in ("", "people/jorge-torres/", "events/aid-convoy-blocked/", "events/guaido-all-options/"):
+        page.goto(served + address)
+        for width in range(330, 431, 4):  # 390 px and the widths of other phones, so that many lines end near a marker
+            page.set_viewport_size({"width": width, "height": 844})
+            assert page.evaluate(MARKERS_AWAY_FROM_THEIR_WORD) == [], (address, width)
+    context.close()
