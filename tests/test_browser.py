@@ -385,3 +385,62 @@ def test_citation_markers_stay_on_the_line_of_the_word_they_follow(browser, serv
             page.set_viewport_size({"width": width, "height": 844})
             assert page.evaluate(MARKERS_AWAY_FROM_THEIR_WORD) == [], (address, width)
     context.close()
+
+
+SHOWN_PREVIEWS = """() => [...document.querySelectorAll('.citation .preview')].filter(p => p.offsetParent !== null || getComputedStyle(p).display !== 'none')
+    .map(p => { const r = p.getBoundingClientRect(); return {id: p.id, top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })"""
+
+
+REFERENCE_LIST = "(() => { const r = document.querySelector('.references ol').getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })()"
+
+
+def overlaps(box: dict, other: dict) -> bool:
+    return box["top"] < other["bottom"] and other["top"] < box["bottom"] and box["left"] < other["right"] and other["left"] < box["right"]
+
+
+def test_on_a_phone_a_tap_on_a_marker_shows_and_hides_its_preview_and_never_covers_the_references(browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(served + "people/jorge-torres/")
+    marker = page.locator("main sup.citation >> nth=0 >> a")
+    marker.scroll_into_view_if_needed()
+    scrolled = page.evaluate("scrollY")
+    marker.tap()
+    shown = page.evaluate(SHOWN_PREVIEWS)
+    assert [p["id"] for p in shown] == ["cite-ref-1-1-preview"]
+    assert page.evaluate("[location.hash, scrollY]") == ["", scrolled]  # no jump to the reference list
+    assert shown[0]["top"] >= 0 and shown[0]["bottom"] <= 844 and shown[0]["left"] >= 0 and shown[0]["right"] <= 390
+    marker.tap()
+    assert page.evaluate(SHOWN_PREVIEWS) == []
+    marker.tap()
+    page.locator("h1").tap()  # a tap elsewhere closes it too
+    assert page.evaluate(SHOWN_PREVIEWS) == []
+    page.focus("main sup.citation >> nth=0 >> a")  # following the marker's link from the keyboard
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#cite-note-1'")
+    assert [p for p in page.evaluate(SHOWN_PREVIEWS) if overlaps(p, page.evaluate(REFERENCE_LIST))] == []
+    context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(served + "people/jorge-torres/")
+    page.locator("main sup.citation >> nth=0 >> a").tap()  # without script, a tap follows the link
+    page.wait_for_function("location.hash === '#cite-note-1'")
+    assert [p for p in page.evaluate(SHOWN_PREVIEWS) if overlaps(p, page.evaluate(REFERENCE_LIST))] == []
+    context.close()
+
+
+def test_a_citation_preview_near_the_bottom_of_the_window_stays_inside_it(page, served):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(served + "people/jorge-torres/")
+    marker = page.evaluate("""() => {  // a marker far enough down the page to be scrolled to the window's bottom edge
+        const sup = [...document.querySelectorAll('main .body sup.citation, main p sup.citation')].find(s => s.getBoundingClientRect().top > innerHeight);
+        window.scrollBy(0, sup.getBoundingClientRect().bottom - (innerHeight - 24));
+        return sup.id;
+    }""")
+    for how in ("hover", "focus"):
+        page.mouse.move(1, 1)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        getattr(page, how)(f"#{marker} a")
+        shown = page.evaluate(SHOWN_PREVIEWS)
+        assert [p["id"] for p in shown] == [f"{marker}-preview"], how
+        assert shown[0]["top"] >= 0 and shown[0]["bottom"] <= 800, (how, shown[0])
