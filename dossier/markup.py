@@ -62,6 +62,16 @@ def unescape_quote(raw: str) -> str:
     return ESCAPED.sub(r"\1", raw) if "\\" in raw else raw
 
 
+OPENING_STRAIGHT = re.compile(r"""(^|[\s(\[—–])["']""")
+
+
+def inner_quotes(quote: str) -> str:
+    """Return a passage as it reads inside quotation marks: its own double quotes become single
+    (“all options” → ‘all options’), and straight quotes and apostrophes become curly ones."""
+    quote = OPENING_STRAIGHT.sub(r"\1‘", quote)
+    return quote.replace('"', "’").replace("'", "’").replace("“", "‘").replace("”", "’")
+
+
 def lines_at(text: str, offsets: list[int], first_line: int) -> list[int]:
     """Return the file lines of ascending offsets into a body, counting each newline once."""
     lines, line, previous = [], first_line, 0
@@ -136,7 +146,7 @@ class _CitationPattern(InlineProcessor):
             return marker, m.start(0), m.end(0)
         shown = etree.Element("span", {"class": "shown-quote"})
         passage = etree.SubElement(shown, "q")
-        passage.text = AtomicString(quote)
+        passage.text = AtomicString(inner_quotes(quote))
         shown.append(marker)
         return shown, m.start(0), m.end(0)
 

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from . import export, search
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
-from .markup import BodyRenderer
+from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .quotes import own_quotes
@@ -128,7 +128,7 @@ class PageContext:
         # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
         preview = etree.SubElement(sup, "span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"})
         passage = etree.SubElement(preview, "q")
-        passage.text = quote
+        passage.text = inner_quotes(quote)
         passage.tail = f" — {reference.source.outlet}"
         return sup
 
@@ -150,6 +150,7 @@ class Renderer:
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
+        self.env.filters["inner_quotes"] = inner_quotes
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=lambda event: facet_values(self.site, event),
             own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
@@ -293,7 +294,9 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
             anchors = "".join(f'<span class="anchor" id="{p.id}"></span>' for p in here if p.start == left)
             covering = [p for p in here if p.start <= left and p.end >= right]
             chunk = escape(text[left:right])
-            pieces.append(anchors + (f'<mark class="cited">{chunk}</mark>' if covering else str(chunk)))
+            # Each piece names the passages it belongs to, so that the page can highlight exactly one.
+            names = " ".join(p.id for p in covering)
+            pieces.append(anchors + (f'<mark class="cited" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
         result.append(ArticleParagraph(Markup("".join(pieces)), inserted, [p for p in here if start <= p.start < end]))
     return result
 

@@ -18,6 +18,11 @@ URL_ATTRIBUTES = {
     "srcset", "cite", "codebase", "longdesc", "usemap", "icon", "manifest", "ping", "profile",
 }
 SCRIPT_SCHEMES = ("javascript:", "data:", "vbscript:", "livescript:")
+# The site's own inline scripts, exactly as its templates write them (the 404 page finds the site's root).
+OWN_SCRIPTS = {
+    text for template in (Path(__file__).parent.parent / "templates").glob("*.html")
+    for text in re.findall(r"<script>(.*?)</script>", template.read_text(encoding="utf-8"), re.S)
+}
 BAD_STYLE = re.compile(r"url\s*\(|expression|javascript|behavior|binding|@import|\\|/\*", re.I)
 
 
@@ -38,6 +43,7 @@ class _Inspector(HTMLParser):
         self.findings: list[str] = []
         self.json_ld: list[str] = []
         self._script: list[str] | None = None
+        self._inline: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -46,6 +52,8 @@ class _Inspector(HTMLParser):
             src = values.get("src", "")
             if kind == "application/ld+json" and not src:
                 self._script = []
+            elif not kind and not src and not attrs:
+                self._inline = []  # allowed only if it is one of the site's own (see handle_endtag)
             elif src and ":" not in src and not src.startswith("//") and re.search(r"(^|/)static/[\w./-]+\.js$", src):
                 pass  # the site's own script, shipped in static/
             else:
@@ -70,8 +78,15 @@ class _Inspector(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._script is not None:
             self._script.append(data)
+        if self._inline is not None:
+            self._inline.append(data)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._inline is not None:
+            raw = "".join(self._inline)
+            self._inline = None
+            if raw not in OWN_SCRIPTS:
+                self.findings.append(f"inline <script>: {raw[:80]!r}")
         if tag == "script" and self._script is not None:
             raw = "".join(self._script)
             self._script = None

@@ -29,14 +29,29 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args) -> None:  # keep test output clean
         pass
 
+    def send_error(self, code, message=None, explain=None) -> None:
+        """Answer a missing address with the site's own 404.html, as GitHub Pages does."""
+        root = Path(self.directory)
+        top = root / self.path.lstrip("/").split("/")[0] / "404.html"
+        page = top if top.is_file() else root / "404.html"
+        if code != 404 or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
 
 @contextlib.contextmanager
-def serving(site: Path) -> Iterator[str]:
-    """Serve a built site over HTTP under a subpath (its folder's name); yield its address."""
-    handler = functools.partial(QuietHandler, directory=str(site.parent))
+def serving(site: Path, *, at_root: bool = False) -> Iterator[str]:
+    """Serve a built site over HTTP under a subpath (its folder's name), or at the root; yield its address."""
+    handler = functools.partial(QuietHandler, directory=str(site if at_root else site.parent))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/{site.name}/"
+    yield f"http://127.0.0.1:{server.server_port}/" + ("" if at_root else f"{site.name}/")
     server.shutdown()
     server.server_close()
 
@@ -220,14 +235,15 @@ def test_search_works_from_disk_in_the_portable_build(page, portable_site):
 PAGE_TYPES = {
     "home": "", "person": "people/jorge-torres/", "anonymous person": "people/female-soldier/", "event": "events/defector-count-april/",
     "place": "places/cucuta/", "group": "groups/venezuelan-national-guard/", "source": "sources/ap-desertion/",
+    "source passage": "sources/wapo-military/#passage-2f467b6361",
     "derivative source": "sources/ap-desertion-translation/", "page": "about/", "people index": "people/", "events index": "events/",
     "sources index": "sources/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
-    "not found": "404.html",
+    "not found": "404.html", "not found, nested": "people/nobody/",
 }
 
 
 # Every page type in the light scheme; the dark scheme shares its rules, so a sample covers its colours.
-AXE_CASES = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in ("person", "derivative source", "timeline filter", "search")]
+AXE_CASES = [(kind, "light") for kind in PAGE_TYPES] + [(kind, "dark") for kind in ("person", "source passage", "derivative source", "timeline filter", "search")]
 
 
 @pytest.mark.parametrize("kind, scheme", AXE_CASES)
@@ -237,8 +253,9 @@ def test_every_page_type_passes_axe_and_starts_with_the_skip_link(browser, serve
     context = browser.new_context(color_scheme=scheme)
     page = context.new_page()
     page.goto(served + PAGE_TYPES[kind])
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.className") == "skip-link"
+    if "#" not in PAGE_TYPES[kind]:  # at a fragment, Tab starts from the fragment, as it should
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.className") == "skip-link"
     if kind == "search":
         page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
     if kind == "person":
@@ -259,3 +276,171 @@ def test_the_nu_html_checker_finds_no_error_on_the_real_site(real_site):
     command = [java, "-Xss4m", "-XX:TieredStopAtLevel=1", "-jar", str(VNU), "--errors-only", "--skip-non-html", str(real_site)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert (result.returncode, result.stdout + result.stderr) == (0, "")
+
+
+# Reading: the cited passage, the 404 page at any address, quotation marks, citation markers and previews.
+
+HIGHLIGHTED = """() => {
+    const cited = getComputedStyle(document.querySelector('.article .note mark')).backgroundColor;
+    const marked = el => { const s = getComputedStyle(el);
+        return s.outlineStyle !== 'none' || !['rgba(0, 0, 0, 0)', cited].includes(s.backgroundColor); };
+    const found = [...document.querySelectorAll('.article > p *, .article > aside *')].filter(marked);
+    const outermost = found.filter(el => !found.some(other => other !== el && other.contains(el)));
+    return {text: outermost.map(el => el.textContent).join(''), top: outermost.length ? outermost[0].getBoundingClientRect().top : null,
+            em: parseFloat(getComputedStyle(document.body).fontSize)};
+}"""
+
+
+def test_following_a_reference_highlights_exactly_its_passage_below_the_window_top(page, served):
+    page.goto(served + "events/aid-convoy-blocked/")
+    quote = page.locator("#cite-note-3 q").text_content()
+    assert "Tachira River" in quote
+    page.click("#cite-note-3 a[href*='sources/wapo-military/#passage-']")
+    page.wait_for_url(re.compile(r"/sources/wapo-military/#passage-"))
+    page.wait_for_timeout(100)
+    shown = page.evaluate(HIGHLIGHTED)
+    assert shown["text"] == quote  # the cited passage, and no other passage of its paragraph
+    assert shown["top"] >= 2 * shown["em"]  # not flush against the top of the window
+    page.goto(served + "sources/wapo-military/")  # no passage targeted: none stands out
+    assert page.evaluate(HIGHLIGHTED)["text"] == ""
+
+
+@pytest.fixture(scope="session")
+def based_site(tmp_path_factory) -> Path:
+    """Build the real documentary with a base URL whose path is the subpath it is served under."""
+    out = tmp_path_factory.mktemp("based") / "site"
+    build(PROJECT, out, base_url="https://example.org/site/")
+    return out
+
+
+@pytest.mark.parametrize("build_kind", ["relative, under a subpath", "relative, at the root", "with a base URL"])
+def test_the_not_found_page_is_styled_and_leads_home_at_any_address(page, real_site, based_site, build_kind):
+    site = based_site if build_kind == "with a base URL" else real_site
+    with serving(site, at_root=build_kind.endswith("root")) as address:
+        for missing in ("people/nobody/", "a/b/c", "404.html"):
+            response = page.goto(address + missing)
+            assert response.status == (200 if missing == "404.html" else 404)
+            assert page.inner_text("h1") == "Page not found"
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px", missing  # the stylesheet applied
+            assert page.evaluate("document.querySelector('.skip-link').href") == address + missing + "#main"
+            page.click("main >> text=home page")
+            page.wait_for_url(address)
+            assert page.locator("link[rel=alternate][type='application/atom+xml']").count() == 1 and page.inner_text("h1") != "Page not found"
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px"
+
+
+QUOTATIONS = """() => {
+    const mark = (style, i) => { const found = (style.quotes || '').match(/"[^"]*"/g); return found && found.length === 4 ? JSON.parse(found[i]) : '(' + style.quotes + ')'; };
+    const quoted = [...document.querySelectorAll('q')].map(q => mark(getComputedStyle(q), 0) + q.textContent + mark(getComputedStyle(q), 1));
+    const blocks = [...document.querySelectorAll('.own-words blockquote p')].map(p =>
+        JSON.parse(getComputedStyle(p, '::before').content) + p.textContent + JSON.parse(getComputedStyle(p, '::after').content));
+    return quoted.concat(blocks);
+}"""
+
+
+def test_a_quotation_inside_a_quotation_takes_single_marks(page, served):
+    shown = {}
+    for address in ("events/guaido-all-options/", "sources/ap-desertion-translation/", "people/jorge-torres/"):
+        page.goto(served + address)
+        shown[address] = page.evaluate(QUOTATIONS)
+        inner = [text for text in shown[address] if re.search('[“”"]', text[1:-1]) or text[0] + text[-1] != "“”"]
+        assert inner == [], address  # “ ” outside, ‘ ’ (and apostrophes) inside, no straight marks
+    assert "“to consider ‘all options’”" in shown["events/guaido-all-options/"]
+    assert "“consider ‘all solutions’”" in shown["sources/ap-desertion-translation/"]  # stored with straight quotes
+    assert "“We’re going to change history,’ Torres said. ‘We are history.”" in shown["people/jorge-torres/"]
+
+
+MARKERS_AWAY_FROM_THEIR_WORD = """() => {
+    const lastCharacter = node => {  // the rectangle of the last visible character of a node, or null after a space
+        if (node.nodeType === 1 && node.matches('sup.citation')) return node.querySelector('a').getBoundingClientRect();
+        let text = node.nodeType === 3 ? node : null;
+        if (node.nodeType === 1) {
+            const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+            for (let t = walker.nextNode(); t; t = walker.nextNode()) if (t.textContent && !t.parentElement.closest('.preview')) text = t;
+        }
+        if (!text || !text.textContent || /\\s$/.test(text.textContent)) return null;
+        const range = document.createRange();
+        range.setStart(text, text.textContent.length - 1);
+        range.setEnd(text, text.textContent.length);
+        const rects = range.getClientRects();
+        return rects[rects.length - 1] || null;
+    };
+    const away = [];
+    for (const sup of document.querySelectorAll('main sup.citation')) {
+        const before = sup.previousSibling && lastCharacter(sup.previousSibling);
+        const mine = sup.querySelector('a').getClientRects()[0];
+        if (before && mine && (mine.top >= before.bottom || mine.bottom <= before.top))
+            away.push(sup.querySelector('a').textContent + ' after ' + JSON.stringify((sup.previousSibling.textContent || '').slice(-12)));
+    }
+    return away;
+}"""
+
+
+def test_citation_markers_stay_on_the_line_of_the_word_they_follow(browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    for address in ("", "people/jorge-torres/", "events/aid-convoy-blocked/", "events/guaido-all-options/"):
+        page.goto(served + address)
+        for width in range(330, 431, 4):  # 390 px and the widths of other phones, so that many lines end near a marker
+            page.set_viewport_size({"width": width, "height": 844})
+            assert page.evaluate(MARKERS_AWAY_FROM_THEIR_WORD) == [], (address, width)
+    context.close()
+
+
+SHOWN_PREVIEWS = """() => [...document.querySelectorAll('.citation .preview')].filter(p => p.offsetParent !== null || getComputedStyle(p).display !== 'none')
+    .map(p => { const r = p.getBoundingClientRect(); return {id: p.id, top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })"""
+
+
+REFERENCE_LIST = "(() => { const r = document.querySelector('.references ol').getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })()"
+
+
+def overlaps(box: dict, other: dict) -> bool:
+    return box["top"] < other["bottom"] and other["top"] < box["bottom"] and box["left"] < other["right"] and other["left"] < box["right"]
+
+
+def test_on_a_phone_a_tap_on_a_marker_shows_and_hides_its_preview_and_never_covers_the_references(browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(served + "people/jorge-torres/")
+    marker = page.locator("main sup.citation >> nth=0 >> a")
+    marker.scroll_into_view_if_needed()
+    scrolled = page.evaluate("scrollY")
+    marker.tap()
+    shown = page.evaluate(SHOWN_PREVIEWS)
+    assert [p["id"] for p in shown] == ["cite-ref-1-1-preview"]
+    assert page.evaluate("[location.hash, scrollY]") == ["", scrolled]  # no jump to the reference list
+    assert shown[0]["top"] >= 0 and shown[0]["bottom"] <= 844 and shown[0]["left"] >= 0 and shown[0]["right"] <= 390
+    marker.tap()
+    assert page.evaluate(SHOWN_PREVIEWS) == []
+    marker.tap()
+    page.locator("h1").tap()  # a tap elsewhere closes it too
+    assert page.evaluate(SHOWN_PREVIEWS) == []
+    page.focus("main sup.citation >> nth=0 >> a")  # following the marker's link from the keyboard
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#cite-note-1'")
+    assert [p for p in page.evaluate(SHOWN_PREVIEWS) if overlaps(p, page.evaluate(REFERENCE_LIST))] == []
+    context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(served + "people/jorge-torres/")
+    page.locator("main sup.citation >> nth=0 >> a").tap()  # without script, a tap follows the link
+    page.wait_for_function("location.hash === '#cite-note-1'")
+    assert [p for p in page.evaluate(SHOWN_PREVIEWS) if overlaps(p, page.evaluate(REFERENCE_LIST))] == []
+    context.close()
+
+
+def test_a_citation_preview_near_the_bottom_of_the_window_stays_inside_it(page, served):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(served + "people/jorge-torres/")
+    marker = page.evaluate("""() => {  // a marker far enough down the page to be scrolled to the window's bottom edge
+        const sup = [...document.querySelectorAll('main .body sup.citation, main p sup.citation')].find(s => s.getBoundingClientRect().top > innerHeight);
+        window.scrollBy(0, sup.getBoundingClientRect().bottom - (innerHeight - 24));
+        return sup.id;
+    }""")
+    for how in ("hover", "focus"):
+        page.mouse.move(1, 1)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        getattr(page, how)(f"#{marker} a")
+        shown = page.evaluate(SHOWN_PREVIEWS)
+        assert [p["id"] for p in shown] == [f"{marker}-preview"], how
+        assert shown[0]["top"] >= 0 and shown[0]["bottom"] <= 800, (how, shown[0])

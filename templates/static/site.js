@@ -1,32 +1,77 @@
-// Citation previews: keep each inside the window, and let Escape close it. Reading them needs no script.
+// Citation previews: keep each inside the window (above its marker when there is no room below), let
+// Escape close it, and on a touch screen let a tap on a marker show and hide it. Reading them needs no script.
+// Source pages: highlight every piece of the passage the address names (without script, its first piece).
 (function () {
   "use strict";
+  var touch = false;  // whether the last pointer to go down was a finger
   function place(marker) {
     var preview = marker.querySelector(".preview");
     if (!preview) return;
-    marker.classList.remove("dismissed");
+    marker.classList.remove("dismissed", "above");
     preview.style.left = "";
     var box = preview.getBoundingClientRect();
     var width = document.documentElement.clientWidth;
     var shift = box.right > width - 8 ? box.right - (width - 8) : 0;
     if (box.left - shift < 8) shift = box.left - 8;
     if (shift !== 0) preview.style.left = parseFloat(getComputedStyle(preview).left) - shift + "px";
+    var room = marker.getBoundingClientRect().top;
+    if (getComputedStyle(preview).position === "absolute" && box.bottom > window.innerHeight - 8 && room > box.height + 16) {
+      marker.classList.add("above");
+    }
   }
   function markerOf(node) {
     return node && node.closest ? node.closest(".citation") : null;
   }
+  function closeAll() {
+    document.querySelectorAll(".citation.open").forEach(function (marker) {
+      marker.classList.remove("open");
+      marker.classList.add("dismissed");  // also against the focus and the hover a tap leaves behind
+    });
+  }
   document.addEventListener("focusin", function (event) {
     var marker = markerOf(event.target);
-    if (marker) place(marker);
+    if (marker && !touch) place(marker);
   });
   document.addEventListener("mouseover", function (event) {
     var marker = markerOf(event.target);
-    if (marker && !marker.contains(event.relatedTarget)) place(marker);
+    if (marker && !touch && !marker.contains(event.relatedTarget)) place(marker);
+  });
+  document.addEventListener("pointerdown", function (event) {
+    touch = event.pointerType === "touch";
+  });
+  document.addEventListener("click", function (event) {
+    var marker = markerOf(event.target);
+    var link = marker && event.target.closest("a");
+    if (!link) {
+      if (!marker) closeAll();
+      return;
+    }
+    if (!touch) {  // the mouse or the keyboard follows the link: leave no preview over the references
+      marker.classList.add("dismissed");
+      return;
+    }
+    event.preventDefault();  // a tap shows or hides the passage, and stays where the reader is
+    var open = marker.classList.contains("open");
+    closeAll();
+    if (!open) {
+      marker.classList.add("open");
+      place(marker);
+    }
   });
   document.addEventListener("keydown", function (event) {
+    touch = false;
     if (event.key !== "Escape") return;
-    document.querySelectorAll(".citation:hover, .citation:focus-within").forEach(function (marker) {
+    document.querySelectorAll(".citation:hover, .citation:focus-within, .citation.open").forEach(function (marker) {
+      marker.classList.remove("open");
       marker.classList.add("dismissed");
     });
   });
+  function highlight() {
+    document.querySelectorAll("mark.target").forEach(function (mark) { mark.classList.remove("target"); });
+    var id = location.hash.slice(1);
+    if (!/^passage-[0-9a-f]+$/.test(id)) return;
+    document.querySelectorAll('mark[data-passages~="' + id + '"]').forEach(function (mark) { mark.classList.add("target"); });
+  }
+  highlight();
+  window.addEventListener("hashchange", highlight);
 })();
