@@ -1,4 +1,4 @@
-"""Command line: build, check, new and serve."""
+"""Command line: build, check, new, add-source and serve."""
 
 from __future__ import annotations
 
@@ -82,6 +82,14 @@ def command_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_add_source(args: argparse.Namespace) -> int:
+    from .importer import add_source, summary
+
+    imported = add_source(Path(args.source), Path(args.page), args.id)
+    print("\n".join(summary(imported)))
+    return 0
+
+
 def command_check(args: argparse.Namespace) -> int:
     from .pipeline import check
 
@@ -128,10 +136,13 @@ def parser() -> argparse.ArgumentParser:
     new = commands.add_parser("new", help="create a content file from the schema")
     new.add_argument("kind", help="what to make: " + ", ".join(sorted(creatable(BUILT_IN))) + ", or a type content/site.yaml declares")
     new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")
+    add_source = commands.add_parser("add-source", help="store a saved article's text in seeds/ and write its source file")
+    add_source.add_argument("page", metavar="SAVED.html", help="the article's page, saved from a browser")
+    add_source.add_argument("--id", help="the source's id (default: folded from the page's title)")
     serve = commands.add_parser("serve", help="build and preview with live reload")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    for sub in (build, check, new, serve):
+    for sub in (build, check, new, add_source, serve):
         sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
     return main_parser
 
@@ -139,7 +150,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors."""
     args = parser().parse_args(argv)
-    handler = {"build": command_build, "check": command_check, "new": command_new, "serve": command_serve}[args.command]
+    handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
+               "serve": command_serve}[args.command]
     try:
         return handler(args)
     except ContentError as error:
