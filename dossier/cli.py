@@ -7,18 +7,8 @@ import sys
 from pathlib import Path
 
 from .model import BUILT_IN, Model, RecordType
-from .problems import ContentError, Problem, UsageError, did_you_mean
+from .problems import ContentError, UsageError, did_you_mean, print_problems
 from .slug import fold_id
-
-
-def print_problems(problems: list[Problem]) -> None:
-    """Print problems one per line, sorted, then a summary line."""
-    for problem in sorted(problems):
-        print(problem, file=sys.stderr)
-    errors = sum(p.severity == "error" for p in problems)
-    warnings = len(problems) - errors
-    if problems:
-        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", file=sys.stderr)
 
 
 def creatable(model: Model) -> dict[str, RecordType]:
@@ -49,7 +39,6 @@ def scaffold(rtype: RecordType, name: str) -> str:
             value = type_name[5:].split("|")[0]
         else:
             value = ""
-        required = " (required)" if spec.required else ""
         comment = f"{doc} (required)" if doc and spec.required else doc or ("required" if spec.required else "")
         lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {comment}" if comment else ""))
     if rtype.file_format == "yaml":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import sys
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -48,3 +49,13 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """Return ' (did you mean 'x'?)' for the closest choice, or ''."""
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def print_problems(problems: list[Problem]) -> None:
+    """Print problems one per line, sorted, then a summary line."""
+    for problem in sorted(problems):
+        print(problem, file=sys.stderr)
+    errors = sum(p.severity == "error" for p in problems)
+    warnings = len(problems) - errors
+    if problems:
+        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", file=sys.stderr)

@@ -5,16 +5,16 @@ beyond loading templates.
 from __future__ import annotations
 
 import functools
-import json
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
 
-from . import export, search
+from . import export
+from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
 from .markup import BodyRenderer, inner_quotes
@@ -244,7 +244,7 @@ class Renderer:
         output: dict[str, bytes] = {"data/site.json": export.site_json(site)}
         output.update(export.exports(site, sorted({*pages, *output})))
         if self.portable:
-            output["search/fallback.js"] = search.fallback_index(pages)
+            output["search/fallback.js"] = fallback_index(pages)
         for folder in self.static:
             for file in sorted(folder.rglob("*")):
                 relative_path = "static/" + file.relative_to(folder).as_posix()

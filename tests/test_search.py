@@ -14,6 +14,7 @@ import pytest
 from conftest import copy_project
 from dossier import search
 from dossier.cli import main
+from dossier.fallback import fallback_index
 from dossier.pipeline import build
 from dossier.problems import UsageError
 from dossier.publish import walk_files
@@ -61,7 +62,7 @@ def test_the_portable_index_holds_each_indexed_page_text_title_and_type():
                                b'<div data-pagefind-ignore>hidden</div><br><p>End &lt;/script&gt;<sup class="citation"><a>[1]</a></sup></p></article></html>',
         "timeline/index.html": b"<html><h1>Timeline</h1></html>",
     }
-    script = search.fallback_index(pages).decode("utf-8")
+    script = fallback_index(pages).decode("utf-8")
     assert "</script" not in script
     data = json.loads(script.split(" = ", 1)[1].rstrip(";\n").replace("<\\/", "</"))
     assert data == [{"url": "people/x/", "title": "José Gómez", "type": "Person", "text": "José Gómez Drove a truck . End </script>"}]

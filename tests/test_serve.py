@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-import pytest
 from conftest import PROJECT, chromium_or_skip, copy_project
 
 from dossier import search
 from dossier.cli import main
-from dossier.serve import Preview, error_page, looks_like_page, resolve
+from dossier.serve import Preview
+from dossier.server import error_page, looks_like_page, resolve
 from dossier.problems import Problem
 
 PERSON = "content/people/jorge-torres.md"
