@@ -161,3 +161,49 @@ def test_every_real_day_round_trips(day):
     assert parsed.earliest() == parsed.latest() == day
     assert parsed.start.iso() == day.isoformat()
 
+
+# ---- dates datetime.date cannot hold, and the other level 0/1 forms, on a built site -------------
+
+FAR_DATES = {
+    "ides": ("-0044-03-15", "15 March -44"),
+    "year-zero": ("0000", "0"),
+    "deep-future": ("Y170000002", "170,000,002"),
+    "deep-past": ("Y-170000002", "-170,000,002"),
+    "millennium": ("1XXX", "1000–1999"),
+    "bc-century": ("-01XX", "-199 to -100"),
+    "last-day": ("9999-12-31", "31 December 9999"),
+    "at-dawn": ("2019-04-30T05:00:00", "30 April 2019, 05:00"),
+    "unknown-end": ("2004-06-01/", "1 June 2004 – ?"),
+    "open-end": ("2004-06-01/..", "from 1 June 2004"),
+    "unknown-start": ("/2006", "? – 2006"),
+    "bc-interval": ("-2005/-1999-02", "-2005 – February -1999"),
+}
+
+
+def test_a_site_with_dates_beyond_datetime_builds_its_timeline_and_exports(make_site):
+    import csv
+    import io
+    import json
+
+    from dossier.pipeline import build
+
+    root = make_site({
+        f"content/events/{eid}.md": f"---\ntitle: Event {eid}\ndate: \"{text}\"\nsummary: S.\n---\n"
+        for eid, (text, _) in FAR_DATES.items()
+    })
+    build(root, root / "site")
+    timeline = (root / "site/timeline/index.html").read_text(encoding="utf-8")
+    for eid, (_, shown) in FAR_DATES.items():
+        assert f"{shown}</time>" in (root / f"site/events/{eid}/index.html").read_text(encoding="utf-8")
+        assert f'data-event="{eid}"' in timeline  # a mark on the axis
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO((root / "site/data/events.csv").read_text(encoding="utf-8")))}
+    assert (rows["ides"]["start"], rows["ides"]["end"]) == ("-0044-03-15", "-0044-03-15")
+    assert (rows["deep-future"]["start"], rows["deep-future"]["end"]) == ("+170000002-01-01", "+170000002-12-31")
+    assert (rows["unknown-end"]["start"], rows["unknown-end"]["end"]) == ("2004-06-01", "")
+    assert list(rows) == [  # the events in date order, however far out
+        "deep-past", "bc-interval", "bc-century", "ides", "year-zero", "millennium", "unknown-end", "open-end",
+        "unknown-start", "aid-convoy", "at-dawn", "last-day", "deep-future",
+    ]
+    events = {e["unique_id"]: e for e in json.loads((root / "site/data/timeline.json").read_text(encoding="utf-8"))["events"]}
+    assert events["ides"]["start_date"] == {"year": -44, "month": 3, "day": 15}
+    assert (root / "site/feed.xml").exists()
