@@ -24,6 +24,7 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 MONTHS = [None] + list(calendar.month_name)[1:]
 SEASONS = {21: "Spring", 22: "Summer", 23: "Autumn", 24: "Winter"}
@@ -333,10 +334,10 @@ def parse_point(text: str, *, interval: str | None = None) -> Point:
     if text.startswith("Y"):
         return _parse_long_year(text, interval)
     if re.fullmatch(r"-?[0-9]{5,}", text):
-        return _fail(f"'{text}': a year of more than four digits is written with Y, as in 'Y{text}'")
+        _fail(f"'{text}': a year of more than four digits is written with Y, as in 'Y{text}'")
     match = POINT.fullmatch(text)
     if not match:
-        return _fail(f"'{text}' {GENERIC}")
+        _fail(f"'{text}' {GENERIC}")
     sign, year_text, month_text, day_text = match["sign"], match["year"], match["month"], match["day"]
     qual = match["qual"] or ""
     flags = {"approximate": qual in ("~", "%"), "uncertain": qual in ("?", "%")}
@@ -440,7 +441,7 @@ def _parse_date_time(match: re.Match[str], year: int, interval: str | None) -> P
     return Point(year, date.month, date.day, time=(hour, minute, second), zone=zone)
 
 
-def _fail(message: str):  # -> NoReturn
+def _fail(message: str) -> NoReturn:
     raise DateError(message)
 
 
