@@ -1,8 +1,21 @@
-"""Dates in Library of Congress EDTF level 0/1 notation: parse, show at their precision, sort.
+"""Dates in Library of Congress EDTF levels 0 and 1: parse, show at their precision, sort.
 
-Supported: 2019, 2019-02, 2019-02-23, seasons (2019-21 spring … 2019-24 winter), unspecified
-digits (201X, 2019-XX), qualifiers ? (uncertain) ~ (approximate) % (both), and intervals
-(2019-02-23/2019-02-25, with '..' for an open end and an empty side for an unknown one).
+Level 0: 2019, 2019-02, 2019-02-23; negative years and year 0 (-0044, 0000: years are counted
+astronomically, so 0000 is 1 BC); a day with a time (2019-04-30T05:00:00, optionally ending in Z or
+an offset such as +05:00); intervals of dates (2019-02-23/2019-02-25).
+
+Level 1: qualifiers ? (uncertain) ~ (approximate) % (both) at the end of a date; unspecified digits
+from the right (201X, 19XX, 1XXX, 2019-XX, 2019-02-XX, 2019-XX-XX); years of more than four digits
+written with Y (Y170000002, Y-170000002); seasons (2019-21 spring … 2019-24 winter); and intervals
+whose ends are dates or seasons, each possibly qualified, with '..' for an open end (the interval
+goes on) and an empty side for an unknown one (it ends, but when is not known).
+
+As in the EDTF grammar, a season is qualified only as an interval's end, and an interval's ends have
+no times, unspecified digits or Y years. Besides: a day must exist (2019-02-29 does not), an interval
+may not end before it starts, and at least one of its ends must be a date.
+
+datetime.date holds only the years 1 to 9999: earliest() and latest() return one where it can and a
+Day, its proleptic stand-in, for other years; sort keys are tuples of integers.
 """
 
 from __future__ import annotations
@@ -11,33 +24,125 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 MONTHS = [None] + list(calendar.month_name)[1:]
 SEASONS = {21: "Spring", 22: "Summer", 23: "Autumn", 24: "Winter"}
 SEASON_MONTHS = {21: (3, 5), 22: (6, 8), 23: (9, 11), 24: (12, 12)}
-POINT = re.compile(r"(?P<year>\d[\dX]{3})(?:-(?P<month>[\dX]{2})(?:-(?P<day>[\dX]{2}))?)?(?P<qual>[?~%])?", re.ASCII)  # ASCII: no other scripts' digits
+# [0-9], not \d: no other scripts' digits. A time is taken loosely here and checked piece by piece.
+POINT = re.compile(r"(?P<sign>-)?(?P<year>[0-9X]{4})(?:-(?P<month>[0-9X]{2})(?:-(?P<day>[0-9X]{2}))?)?(?:T(?P<time>[^?~%]*))?(?P<qual>[?~%])?")
+LONG_YEAR = re.compile(r"Y(?P<year>-?[0-9]+)(?P<rest>.*)")
+TIME = re.compile(r"(?P<hour>[0-9]{2}):(?P<minute>[0-9]{2})(?::(?P<second>[0-9]{2}))?(?P<zone>Z|[+-][0-9]{2}(?::[0-9]{2})?)?")
+GENERIC = "is not a date; write YYYY, YYYY-MM or YYYY-MM-DD, optionally ending in ~ (approximate) or ? (uncertain)"
+_CYCLE_DAYS = 146097  # days in 400 Gregorian years: the calendar repeats after them
 
 
 class DateError(ValueError):
     """A date that is not valid EDTF or names a day that does not exist."""
 
 
+def is_leap(year: int) -> bool:
+    """Return whether a year (astronomical: 0 is 1 BC, -1 is 2 BC) is a leap year in the proleptic Gregorian calendar."""
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def days_in_month(year: int, month: int) -> int:
+    return 29 if month == 2 and is_leap(year) else (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)[month - 1]
+
+
+def year_label(year: int) -> str:
+    """Show a year as written in EDTF, signed and astronomical: '2019', '0', '-44'; long years grouped: '170,000,002'."""
+    return f"{year:,}" if abs(year) > 9999 else str(year)
+
+
+def ordinal_suffix(number: int) -> str:
+    return "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+
+
+@dataclass(frozen=True, order=True)
+class Day:
+    """A day of the proleptic Gregorian calendar in any year, for those datetime.date cannot hold.
+
+    Years are astronomical (0000 is 1 BC). It answers what callers ask of a date: year, month, day,
+    isoformat(), toordinal() (the same numbering as datetime.date's), adding or subtracting a
+    timedelta, and the timedelta between two days (a Day or a datetime.date).
+    """
+
+    year: int
+    month: int
+    day: int
+
+    @classmethod
+    def of(cls, year: int, month: int, day: int) -> dt.date | Day:
+        """Return a datetime.date where one can hold the day, else a Day."""
+        return dt.date(year, month, day) if dt.MINYEAR <= year <= dt.MAXYEAR else cls(year, month, day)
+
+    @classmethod
+    def from_date(cls, date: dt.date | Day) -> Day:
+        return cls(date.year, date.month, date.day)
+
+    @classmethod
+    def fromordinal(cls, number: int) -> Day:
+        cycles = (number - 1) // _CYCLE_DAYS
+        date = dt.date.fromordinal(number - cycles * _CYCLE_DAYS)
+        return cls(date.year + 400 * cycles, date.month, date.day)
+
+    def toordinal(self) -> int:
+        """Return the day's number: 1 for 1 January 0001, 0 for 31 December 0000, as datetime.date counts."""
+        cycles, year = divmod(self.year - 1, 400)  # shift into 1..400, where datetime.date can count
+        return dt.date(year + 1, self.month, self.day).toordinal() + cycles * _CYCLE_DAYS
+
+    def isoformat(self) -> str:
+        """Return the ISO 8601 form: '2019-02-23', '-0044-03-15', '+170000002-01-01' (expanded years carry a sign)."""
+        year = f"{self.year:04d}" if 0 <= self.year <= 9999 else f"{self.year:+05d}"
+        return f"{year}-{self.month:02d}-{self.day:02d}"
+
+    __str__ = isoformat
+
+    def __add__(self, other: object) -> Day:
+        if isinstance(other, dt.timedelta):
+            return Day.fromordinal(self.toordinal() + other.days)
+        return NotImplemented
+
+    __radd__ = __add__
+
+    def __sub__(self, other: object):  # -> dt.timedelta | Day
+        if isinstance(other, (Day, dt.date)):
+            return dt.timedelta(days=self.toordinal() - other.toordinal())
+        if isinstance(other, dt.timedelta):
+            return Day.fromordinal(self.toordinal() - other.days)
+        return NotImplemented
+
+    def __rsub__(self, other: object) -> dt.timedelta:
+        if isinstance(other, dt.date):
+            return dt.timedelta(days=other.toordinal() - self.toordinal())
+        return NotImplemented
+
+
 @dataclass(frozen=True)
 class Point:
-    """One EDTF date: a year, month or day, possibly approximate or uncertain."""
+    """One EDTF date: a year, month or day (with a time or not), possibly approximate or uncertain.
+
+    year is astronomical (0 is 1 BC); for unspecified digits ('201X', '-01XX') it is the first year
+    the date can mean and year_digits says how many digits were given.
+    """
 
     year: int
     month: int | None = None
     day: int | None = None
     season: int | None = None
-    year_digits: int = 4  # specified leading digits of the year: 3 for '201X'
+    year_digits: int = 4  # specified leading digits of the year: 3 for '201X', 1 for '1XXX'
     approximate: bool = False
     uncertain: bool = False
+    long_year: bool = False  # written with Y: 'Y170000002'
+    time: tuple[int, int, int] | None = None  # (hour, minute, second) of a date with a time
+    zone: str | None = None  # the time's 'Z' or offset ('+05:00', '-03') as written
 
     @property
     def precision(self) -> str:
+        """'day' (also for a date with a time), 'month', 'season', 'year', 'decade', 'century' or 'millennium'."""
         if self.year_digits < 4:
-            return "decade" if self.year_digits == 3 else "century"
+            return {3: "decade", 2: "century"}.get(self.year_digits, "millennium")
         if self.day is not None:
             return "day"
         if self.month is not None:
@@ -46,51 +151,87 @@ class Point:
             return "season"
         return "year"
 
-    def earliest(self) -> dt.date:
-        """Return the first day this date can mean."""
-        if self.year_digits < 4:
-            return dt.date(max(self.year, 1), 1, 1)
-        if self.season is not None:
-            return dt.date(self.year, SEASON_MONTHS[self.season][0], 1)
-        return dt.date(self.year, self.month or 1, self.day or 1)
+    def years(self) -> tuple[int, int]:
+        """Return the first and last year this date can mean."""
+        return self.year, self.year + 10 ** (4 - self.year_digits) - 1
 
-    def latest(self) -> dt.date:
-        """Return the last day this date can mean."""
-        if self.year_digits < 4:
-            return dt.date(self.year + 10 ** (4 - self.year_digits) - 1, 12, 31)
+    def first_day(self) -> Day:
+        """Return the first day this date can mean, in any year."""
         if self.season is not None:
-            month = SEASON_MONTHS[self.season][1]
-            return dt.date(self.year, month, calendar.monthrange(self.year, month)[1])
-        month = self.month or 12
-        return dt.date(self.year, month, self.day or calendar.monthrange(self.year, month)[1])
+            return Day(self.year, SEASON_MONTHS[self.season][0], 1)
+        return Day(self.year, self.month or 1, self.day or 1)
+
+    def last_day(self) -> Day:
+        """Return the last day this date can mean, in any year."""
+        year = self.years()[1]
+        month = SEASON_MONTHS[self.season][1] if self.season is not None else self.month or 12
+        return Day(year, month, self.day or days_in_month(year, month))
+
+    def earliest(self) -> dt.date | Day:
+        """Return the first day this date can mean: a datetime.date where one can hold it, else a Day."""
+        first = self.first_day()
+        return Day.of(first.year, first.month, first.day)
+
+    def latest(self) -> dt.date | Day:
+        """Return the last day this date can mean: a datetime.date where one can hold it, else a Day."""
+        last = self.last_day()
+        return Day.of(last.year, last.month, last.day)
 
     def iso(self) -> str:
-        """Return the ISO form at this date's precision: '2019', '2019-02' or '2019-02-23'."""
+        """Return the EDTF form at this date's precision, without qualifiers: '2019', '2019-02', '2019-02-23',
+        '2019-04-30T05:00:00Z', '-0044', 'Y170000002'; unspecified years give their digits: '201' for '201X'."""
+        if self.long_year:
+            return f"Y{self.year}"
         if self.year_digits < 4:
-            return str(self.year)[: self.year_digits]
+            first, last = self.years()
+            return (f"{first:04d}" if first >= 0 else f"-{-last:04d}")[: self.year_digits + (first < 0)]
+        year = f"{self.year:04d}" if self.year >= 0 else f"-{-self.year:04d}"
         if self.season is not None:
-            return f"{self.year:04d}-{self.season}"
-        parts = [f"{self.year:04d}"]
+            return f"{year}-{self.season}"
+        parts = [year]
         if self.month is not None:
             parts.append(f"{self.month:02d}")
         if self.day is not None:
             parts.append(f"{self.day:02d}")
-        return "-".join(parts)
+        text = "-".join(parts)
+        if self.time is not None:
+            text += "T{:02d}:{:02d}:{:02d}".format(*self.time) + (self.zone or "")
+        return text
 
     def bare(self, *, with_year: bool = True, with_month: bool = True) -> str:
-        """Show the date without qualifiers: '23 February 2019', 'February 2019', '2010s'."""
-        if self.year_digits == 3:
-            return f"{self.year}s"
-        if self.year_digits < 3:
-            return f"{self.year // 100 + 1}th century"
-        year = str(self.year) if with_year else ""
+        """Show the date without qualifiers: '23 February 2019', 'February 2019', '2010s', '30 April 2019, 05:00'."""
+        if self.year_digits < 4:
+            return self._span()
+        year = year_label(self.year) if with_year else ""
         if self.season is not None:
             return f"{SEASONS[self.season]} {year}".strip()
         if self.month is None:
             return year
         month = MONTHS[self.month] if with_month else ""
         day = str(self.day) if self.day is not None else ""
-        return " ".join(part for part in (day, month, year) if part)
+        text = " ".join(part for part in (day, month, year) if part)
+        return text + (", " + self._clock() if self.time is not None else "")
+
+    def _span(self) -> str:
+        """Show years with unspecified digits: '2010s', '20th century', '1000–1999', '-199 to -100'."""
+        first, last = self.years()
+        if first < 0:
+            return f"{year_label(first)} to {year_label(last)}"
+        if first > 0 and self.year_digits == 3:
+            return f"{first}s"
+        if first > 0 and self.year_digits == 2:
+            century = first // 100 + 1
+            return f"{century}{ordinal_suffix(century)} century"
+        return f"{first}–{last}"
+
+    def _clock(self) -> str:
+        """Show the time: '05:00', '09:30:01', '10:10:10 UTC', '10:10:10 UTC+05:00'."""
+        assert self.time is not None
+        hour, minute, second = self.time
+        text = f"{hour:02d}:{minute:02d}" + (f":{second:02d}" if second else "")
+        if self.zone:
+            text += " UTC" + ("" if self.zone == "Z" else self.zone)
+        return text
 
     def qualify(self, text: str) -> str:
         """Add this date's qualifiers to text: 'c. March 2019', 'March 2019 (uncertain)'."""
@@ -103,7 +244,11 @@ class Point:
 
 @dataclass(frozen=True)
 class EDate:
-    """A parsed date or interval, as written and as points."""
+    """A parsed date or interval, as written and as points.
+
+    An interval's missing end is open ('2019/..': it goes on; open_end) or unknown ('2019/': it
+    ends, but when is not known; unknown_end). Either way its point is None.
+    """
 
     text: str
     start: Point | None
@@ -116,6 +261,14 @@ class EDate:
         return self.start != self.end
 
     @property
+    def unknown_start(self) -> bool:
+        return self.start is None and not self.open_start
+
+    @property
+    def unknown_end(self) -> bool:
+        return self.end is None and not self.open_end
+
+    @property
     def approximate(self) -> bool:
         return any(p is not None and (p.approximate or p.uncertain) for p in (self.start, self.end))
 
@@ -124,17 +277,28 @@ class EDate:
         point = self.start or self.end
         return "range" if self.is_interval else point.precision  # type: ignore[union-attr]
 
-    def earliest(self) -> dt.date | None:
+    def earliest(self) -> dt.date | Day | None:
+        """Return the first day the date can mean (None for an open or unknown start); a Day outside years 1–9999."""
         return self.start.earliest() if self.start else None
 
-    def latest(self) -> dt.date | None:
+    def latest(self) -> dt.date | Day | None:
+        """Return the last day the date can mean (None for an open or unknown end); a Day outside years 1–9999."""
         return self.end.latest() if self.end else None
 
+    def first_day(self) -> Day | None:
+        """Return the first day the date can mean as a Day, in any year (None for an open or unknown start)."""
+        return self.start.first_day() if self.start else None
+
+    def last_day(self) -> Day | None:
+        """Return the last day the date can mean as a Day, in any year (None for an open or unknown end)."""
+        return self.end.last_day() if self.end else None
+
     def sort_key(self) -> tuple:
-        """Order by first possible day, then the shorter span first, then as written."""
-        first = self.earliest() or self.latest()
-        last = self.latest() or self.earliest()
-        return (first, last, self.text)
+        """Order by first possible day, then the shorter span first, then as written: ((y, m, d), (y, m, d), text)."""
+        first = self.first_day() or self.last_day()
+        last = self.last_day() or self.first_day()
+        assert first is not None and last is not None
+        return ((first.year, first.month, first.day), (last.year, last.month, last.day), self.text)
 
     def display(self) -> str:
         """Show the date at its precision: '23–25 February 2019', 'c. March 2019'."""
@@ -157,48 +321,128 @@ def _display_range(start: Point, end: Point) -> str:
             return f"{start.bare(with_year=False)} – {end.bare()}"
         if start.precision in ("month", "season"):
             return f"{start.bare(with_year=False)}–{end.bare()}"
-    separator = "–" if plain and start.precision == "year" == end.precision else " – "
-    return start.qualify(start.bare()) + separator + end.qualify(end.bare())
+    close = plain and start.precision == "year" == end.precision and start.year >= 0 and end.year >= 0
+    return start.qualify(start.bare()) + ("–" if close else " – ") + end.qualify(end.bare())
 
 
-def parse_point(text: str) -> Point:
-    """Parse one EDTF date such as '2019-02-23', '2019-03~' or '201X'."""
+def parse_point(text: str, *, interval: str | None = None) -> Point:
+    """Parse one EDTF date such as '2019-02-23', '2019-03~', '201X', '-0044' or '2019-04-30T05:00:00'.
+
+    interval is the whole interval text when the date is one of its ends, where EDTF level 1 allows
+    less: no time, no unspecified digits (X), no Y year, and a qualified season.
+    """
+    if text.startswith("Y"):
+        return _parse_long_year(text, interval)
+    if re.fullmatch(r"-?[0-9]{5,}", text):
+        _fail(f"'{text}': a year of more than four digits is written with Y, as in 'Y{text}'")
     match = POINT.fullmatch(text)
     if not match:
-        raise DateError(f"'{text}' is not a date; write YYYY, YYYY-MM or YYYY-MM-DD, optionally ending in ~ (approximate) or ? (uncertain)")
-    year_text, month_text, day_text = match["year"], match["month"], match["day"]
+        _fail(f"'{text}' {GENERIC}")
+    sign, year_text, month_text, day_text = match["sign"], match["year"], match["month"], match["day"]
     qual = match["qual"] or ""
-    approximate, uncertain = qual in ("~", "%"), qual in ("?", "%")
+    flags = {"approximate": qual in ("~", "%"), "uncertain": qual in ("?", "%")}
+    if interval is not None and "X" in text:
+        _fail(f"'{interval}': an interval's ends cannot have unspecified digits (X); '{text}' has")
     stripped = year_text.rstrip("X")
-    if "X" in stripped or (len(stripped) < 4 and (month_text or day_text)):
-        raise DateError(f"'{text}': unspecified digits (X) may only end the year, as in '201X'")
+    if "X" in stripped or (len(stripped) < 4 and (month_text or day_text or match["time"] is not None)):
+        _fail(f"'{text}': unspecified digits (X) may only end the year, as in '201X'")
+    if not stripped:
+        _fail(f"'{text}': give at least the first digit of the year, as in '1XXX'")
+    if sign and year_text == "0000":
+        _fail(f"'{text}': there is no year -0000; write 0000")
     if len(stripped) < 4:
-        if len(stripped) < 2:
-            raise DateError(f"'{text}': give at least the century, as in '19XX'")
-        return Point(int(stripped) * 10 ** (4 - len(stripped)), year_digits=len(stripped), approximate=approximate, uncertain=uncertain)
-    year = int(year_text)
-    if year == 0:
-        raise DateError(f"'{text}': there is no year 0000; years run from 0001")
+        scale = 10 ** (4 - len(stripped))
+        first = int(stripped) * scale if not sign else -(int(stripped) * scale + scale - 1)
+        return Point(first, year_digits=len(stripped), **flags)
+    year = -int(year_text) if sign else int(year_text)
+    if match["time"] is not None:
+        return _parse_date_time(match, year, interval)
     if month_text is None or month_text == "XX":
         if day_text not in (None, "XX"):
-            raise DateError(f"'{text}': a day needs a month")
-        return Point(year, approximate=approximate, uncertain=uncertain)
+            _fail(f"'{text}': a day needs a month")
+        return Point(year, **flags)
     if "X" in month_text:
-        raise DateError(f"'{text}': a month is either written in full or as XX")
+        _fail(f"'{text}': a month is either written in full or as XX")
     number = int(month_text)
     if number in SEASONS and day_text is None:
-        return Point(year, season=number, approximate=approximate, uncertain=uncertain)
+        if qual and interval is None:
+            _fail(f"'{text}': EDTF does not qualify a season on its own; write {text[:-1]}, or qualify its months, as in "
+                  f"{year_text if not sign else '-' + year_text}-{SEASON_MONTHS[number][0]:02d}{qual}/"
+                  f"{year_text if not sign else '-' + year_text}-{SEASON_MONTHS[number][1]:02d}{qual}")
+        return Point(year, season=number, **flags)
     if not 1 <= number <= 12:
-        raise DateError(f"'{text}' has no month {number}; months run from 01 to 12 (21–24 are seasons)")
+        _fail(f"'{text}' has no month {number}; months run from 01 to 12 (21–24 are seasons)")
     if day_text is None or day_text == "XX":
-        return Point(year, number, approximate=approximate, uncertain=uncertain)
+        return Point(year, number, **flags)
     if "X" in day_text:
-        raise DateError(f"'{text}': a day is either written in full or as XX")
+        _fail(f"'{text}': a day is either written in full or as XX")
     day = int(day_text)
-    days_in_month = calendar.monthrange(year, number)[1]
-    if not 1 <= day <= days_in_month:
-        raise DateError(f"'{text}' is not a real day: {MONTHS[number]} {year} has {days_in_month} days")
-    return Point(year, number, day, approximate=approximate, uncertain=uncertain)
+    length = days_in_month(year, number)
+    if not 1 <= day <= length:
+        _fail(f"'{text}' is not a real day: {MONTHS[number]} {year_label(year)} has {length} days")
+    return Point(year, number, day, **flags)
+
+
+def _parse_long_year(text: str, interval: str | None) -> Point:
+    """Parse 'Y170000002' or 'Y-170000002': a year of more than four digits, alone and unqualified."""
+    match = LONG_YEAR.fullmatch(text)
+    if not match:
+        _fail(f"'{text}': Y starts a year of more than four digits, as in 'Y170000002'")
+    digits, rest = match["year"].lstrip("-"), match["rest"]
+    if interval is not None:
+        _fail(f"'{interval}': an interval's ends cannot be years written with Y; '{text}' is")
+    if rest[:1] in ("?", "~", "%") and len(rest) == 1:
+        _fail(f"'{text}': a year written with Y cannot carry ~, ? or %")
+    if rest:
+        _fail(f"'{text}': a year written with Y stands alone, without month or day" if rest.startswith("-") else f"'{text}' {GENERIC}")
+    if len(digits) <= 4:
+        _fail(f"'{text}': Y is for years of more than four digits; write {match['year'][:-len(digits)]}{int(digits):04d}")
+    if digits.startswith("0"):
+        _fail(f"'{text}': a year written with Y does not start with 0")
+    return Point(int(match["year"]), long_year=True)
+
+
+def _parse_date_time(match: re.Match[str], year: int, interval: str | None) -> Point:
+    """Parse a day with a time: '2019-04-30T05:00:00', with 'Z' or an offset ('+05:00', '-03') or neither."""
+    text, date_text = match[0], match[0].split("T")[0]
+    if interval is not None:
+        _fail(f"'{interval}': an interval's ends are dates without a time; '{text}' has one")
+    if match["qual"]:
+        _fail(f"'{text}': a date with a time cannot carry ~, ? or %")
+    if match["day"] is None or "X" in date_text:
+        _fail(f"'{text}': a time needs a full date (YYYY-MM-DD) before the T")
+    date = parse_point(date_text)
+    time = TIME.fullmatch(match["time"])
+    if not time:
+        _fail(f"'{text}': write the time as hh:mm:ss, optionally followed by Z or an offset such as +05:00")
+    if time["second"] is None:
+        _fail(f"'{text}': write the time with seconds, as in {date_text}T{time['hour']}:{time['minute']}:00{time['zone'] or ''}")
+    hour, minute, second = int(time["hour"]), int(time["minute"]), int(time["second"])
+    if (hour, minute, second) != (24, 0, 0):
+        if hour > 23:
+            _fail(f"'{text}' has no hour {hour}; hours run from 00 to 23 (24:00:00 is the end of the day)")
+        if minute > 59:
+            _fail(f"'{text}' has no minute {minute}; minutes run from 00 to 59")
+        if second > 59:
+            _fail(f"'{text}' has no second {second}; seconds run from 00 to 59")
+    zone = time["zone"]
+    if zone and zone != "Z":
+        hours, _, minutes = zone[1:].partition(":")
+        if int(hours) == 0 and int(minutes or 0) == 0:
+            _fail(f"'{text}': a time in UTC ends in Z, not {zone}")
+        if minutes and int(minutes) > 59:
+            _fail(f"'{text}': the offset {zone} has no minute {int(minutes)}; minutes run from 00 to 59")
+        if int(hours) > 14 or (int(hours) == 14 and minutes not in ("", "00")):
+            _fail(f"'{text}': the offset {zone} is too large; offsets run from -14:00 to +14:00")
+        if int(hours) == 14 and not minutes:
+            _fail(f"'{text}': an offset of 14 hours is written with its minutes: {zone}:00")
+        if int(hours) == 0 and not minutes:
+            _fail(f"'{text}': a time in UTC ends in Z, not {zone}")
+    return Point(year, date.month, date.day, time=(hour, minute, second), zone=zone)
+
+
+def _fail(message: str) -> NoReturn:
+    raise DateError(message)
 
 
 def parse_date(text: str) -> EDate:
@@ -212,9 +456,9 @@ def parse_date(text: str) -> EDate:
     left, right = text.split("/")
     if left in ("", "..") and right in ("", ".."):
         raise DateError(f"'{text}': an interval needs at least one known end")
-    start = None if left in ("", "..") else parse_point(left)
-    end = None if right in ("", "..") else parse_point(right)
-    if start and end and end.latest() < start.earliest():
+    start = None if left in ("", "..") else parse_point(left, interval=text)
+    end = None if right in ("", "..") else parse_point(right, interval=text)
+    if start and end and end.last_day() < start.first_day():
         raise DateError(f"'{text}': the interval ends before it starts")
     return EDate(text, start, end, open_start=left == "..", open_end=right == "..")
 

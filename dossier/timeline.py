@@ -8,6 +8,7 @@ from typing import Callable
 
 from markupsafe import Markup, escape
 
+from .dates import Day
 from .link import Site
 from .model import facet_fields
 from .schema import Event
@@ -120,10 +121,10 @@ def facet_values(site: Site, event: Event) -> dict[str, str]:
     return {f"data-{facet.name}": " ".join(facet.values_of(site, event.id)) for facet in facets(site)}
 
 
-def date_bounds(event: Event) -> tuple[dt.date, dt.date]:
+def date_bounds(event: Event) -> tuple[Day, Day]:
     """Return the first and last day an event's date can mean (an open end counts as its known end)."""
-    first = event.date.earliest() or event.date.latest()
-    last = event.date.latest() or event.date.earliest()
+    first = event.date.first_day() or event.date.last_day()
+    last = event.date.last_day() or event.date.first_day()
     assert first is not None and last is not None
     return first, last
 
@@ -141,10 +142,10 @@ class Segment:
     x: float
     width: float
 
-    def at(self, day: dt.date) -> float:
+    def at(self, day: Day) -> float:
         """Return the x position of the start of a day in this year."""
-        start = dt.date(self.year, 1, 1)
-        days = (dt.date(self.year + 1, 1, 1) - start).days
+        start = Day(self.year, 1, 1)
+        days = (Day(self.year + 1, 1, 1) - start).days
         return self.x + self.width * (day - start).days / days
 
 
@@ -235,7 +236,7 @@ def axis_scale(layout: list[Segment], baseline: float) -> list[str]:
         month_width = segment.width / 12
         if month_width >= 9:
             for month in range(1, 13):
-                x = segment.at(dt.date(segment.year, month, 1))
+                x = segment.at(Day(segment.year, month, 1))
                 parts.append(f'<line class="tick" x1="{x:.1f}" y1="{baseline - 3:.1f}" x2="{x:.1f}" y2="{baseline + 3:.1f}"/>')
                 label = MONTH_ABBREVIATIONS[month - 1] if month_width >= 28 else MONTH_LETTERS[month - 1]
                 parts.append(f'<text class="month" x="{x + month_width / 2:.1f}" y="{baseline + 13:.1f}">{label}</text>')

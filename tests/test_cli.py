@@ -230,8 +230,8 @@ ERROR_CASES = {
         ["content/places/cucuta.md:4:3: error: a field name must be plain text, not a list"],
     ),
     "year zero": (
-        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 0000-02-23\nsummary: S.\n---\n"},
-        ["content/events/aid-convoy.md:3: error: 'date': '0000-02-23': there is no year 0000; years run from 0001"],
+        {"content/events/aid-convoy.md": "---\ntitle: A\ndate: -0000-02-23\nsummary: S.\n---\n"},
+        ["content/events/aid-convoy.md:3: error: 'date': '-0000-02-23': there is no year -0000; write 0000"],
     ),
     "empty link": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[ ]].\n"},
