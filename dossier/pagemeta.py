@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .dates import DateError, parse_date
+from .dateparse import parse_date
+from .dates import DateError
 
 FIELDS = ("title", "outlet", "byline", "published", "url", "language")
 LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")

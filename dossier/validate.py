@@ -10,7 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from .dates import DateError, parse_date
+from .dateparse import parse_date
+from .dates import DateError
 from .problems import Problem, did_you_mean
 from .read import Document
 from .model import BUILT_IN, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of

@@ -3,7 +3,8 @@ import datetime as dt
 import pytest
 from hypothesis import given, strategies as st
 
-from dossier.dates import DateError, Day, month_key, parse_date
+from dossier.dateparse import parse_date
+from dossier.dates import DateError, Day, month_key
 
 
 @pytest.mark.parametrize("text, shown", [

@@ -21,7 +21,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dossier.dates import DateError, parse_date
+from dossier.dateparse import parse_date
+from dossier.dates import DateError
 
 grammar = pytest.importorskip("edtf.parser.grammar")
 LEVELS_0_AND_1 = grammar.level0Expression ^ grammar.level1Expression

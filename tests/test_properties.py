@@ -12,7 +12,8 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dossier.dates import DateError, parse_date
+from dossier.dateparse import parse_date
+from dossier.dates import DateError
 from dossier.markup import scan
 from dossier.problems import Problem
 from dossier.read import Document, load_yaml, parse_markdown_file, parse_yaml_file
