@@ -16,9 +16,10 @@ from .markup import CITATION, has_flag, paragraphs
 from .passages import SeedText
 from .problems import Problem
 from .schema import Record, Source
-from .slug import fold_id
+from .slug import fold_id, letter_class
 
-NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
+UPPER, LOWER = letter_class(str.isupper), letter_class(str.islower)
+NAME_WORD = rf"{UPPER}{LOWER}+(?:-{UPPER}{LOWER}+)?"  # a capital then small letters, in any alphabet
 LEADING_WORDS = {"The", "A", "An", "As", "When", "While", "If", "But", "And", "In", "On", "For", "After", "Before", "Some", "Even", "Like", "Then", "Now", "So", "Although", "Asked", "Among", "During", "With", "Sgt", "Gen", "Col", "Lt", "Mr", "Ms", "Mrs"}
 FULL_NAME = re.compile(rf"\b{NAME_WORD}(?:\s+(?:de\s+|del\s+|la\s+)?{NAME_WORD}){{1,5}}\b")
 NAME_WITH_AGE = re.compile(rf"\b({NAME_WORD}), \d{{1,2}}\b")

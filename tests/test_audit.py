@@ -60,6 +60,18 @@ def test_names_in_text_finds_full_names_and_name_age_forms():
     assert names == ["Juan Andrés Mejía", "Angel", "Brazilian Vice President Hamilton Mourão"]
 
 
+def test_names_are_found_and_matched_in_every_alphabet(make_site, capsys):
+    from conftest import SEED
+
+    names = [name for _, name in names_in_text("Юлия Навальная met Łukasz Żółć and Νίκος Παππάς; WATCH: NEWS")]
+    assert names == ["Юлия Навальная", "Łukasz Żółć", "Νίκος Παππάς"]
+    root = make_site({"seeds/ap.txt": SEED + "Юлия Навальная and Łukasz Żółć spoke.\n"})
+    _, warnings = warnings_of(capsys, root)
+    assert [w.split(": warning: ")[1].split(" is named")[0] for w in warnings] == ["'Łukasz Żółć'", "'Юлия Навальная'"]
+    (root / "content/site.yaml").write_text("title: T\nnot_people: [Юлия Навальная, Lukasz Zolc]\n", encoding="utf-8")
+    assert warnings_of(capsys, root) == (0, [])  # Zolc covers Żółć: both fold to the same id
+
+
 def test_without_strict_warnings_do_not_fail(make_site, capsys):
     root = make_site({"content/sources/unused.yaml": "title: U\noutlet: X\nlanguage: en\nseed: ap.txt\n"})
     assert main(["check", "--source", str(root)]) == 0

@@ -386,6 +386,13 @@ def test_new_scaffolds_a_file_that_names_every_field(make_site, capsys):
     assert run(capsys, "new", "person", "José Gómez", "--source", str(root))[0] == 2
 
 
+@pytest.mark.parametrize("name, rid", [("Łódź", "lodz"), ("Đorđe Petrović", "dorde-petrovic"), ("Straße", "strasse"), ("Юлия Навальная", "iuliia-navalnaia")])
+def test_new_makes_an_id_from_a_name_in_any_alphabet(make_site, capsys, name, rid):
+    root = make_site()
+    assert run(capsys, "new", "person", name, "--source", str(root))[0] == 0
+    assert (root / f"content/people/{rid}.md").is_file()
+
+
 def test_site_json_has_the_public_shape(make_site, capsys):
     root = make_site()
     run(capsys, "build", "--source", str(root))
