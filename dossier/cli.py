@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .model import BUILT_IN, Model, RecordType
-from .problems import ContentError, UsageError, did_you_mean, print_problems
+from .problems import BuildFailure, ContentError, UsageError, did_you_mean, print_problems
 from .slug import fold_id
 
 
@@ -137,7 +137,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run a command; exit 1 on content problems, 2 on usage errors."""
+    """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
     handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
                "serve": command_serve}[args.command]
@@ -149,5 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         print(f"dossier: error: {error}", file=sys.stderr)
         return 2
+    except BuildFailure as error:
+        print(f"dossier: failed: {error}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130

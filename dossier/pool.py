@@ -12,7 +12,7 @@ from collections import Counter
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .problems import UsageError
+from .problems import BuildFailure
 
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
@@ -103,7 +103,7 @@ def worker_result(process: multiprocessing.process.BaseProcess, reader: Connecti
         process.join()
         code = process.exitcode or 0
         how = f"was killed by signal {-code}" if code < 0 else f"stopped with exit code {code}"
-        raise UsageError(f"a process rendering pages {how} (out of memory?); try again with fewer processes (build --jobs 1)") from None
+        raise BuildFailure(f"a process rendering pages {how} (out of memory?); try again with fewer processes (build --jobs 1)") from None
     if kind == "failed":
         raise value
     return value

@@ -45,6 +45,11 @@ class UsageError(Exception):
     """A command-line mistake: wrong arguments or an unsafe output folder."""
 
 
+class BuildFailure(Exception):
+    """A failure that is neither the content's nor the command's: a search indexing run or a
+    rendering process that failed. The build stops and the previous site is left as it was."""
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """Return ' (did you mean 'x'?)' for the closest choice, or ''."""
     close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)

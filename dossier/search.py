@@ -22,7 +22,7 @@ import zlib
 from pathlib import Path
 from typing import Iterable
 
-from .problems import UsageError
+from .problems import BuildFailure
 from .publish import carry_over, walk_files
 
 NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
@@ -293,9 +293,9 @@ class Indexing:
             shutil.rmtree(self.folder / f".{BUNDLE}-part-{number}", ignore_errors=True)
 
 
-def indexing_failed(reason: str) -> UsageError:
+def indexing_failed(reason: str) -> BuildFailure:
     """Return the error a failed Pagefind run stops the build with."""
-    return UsageError(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")
+    return BuildFailure(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")
 
 
 def previous_index(site: Path) -> tuple[int, str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 from tornado.ioloop import IOLoop
 
 from .lastbuild import open_session
-from .problems import Problem, UsageError, print_problems
+from .problems import BuildFailure, Problem, UsageError, print_problems
 from .publish import carry_over, update_in_place, walk_files
 from .search import Indexing
 from .server import PreviewServer, Trigger, free_port, reload_browsers
@@ -164,7 +164,7 @@ class Preview:
         def run() -> None:
             try:
                 indexing.finish()
-            except UsageError as error:
+            except BuildFailure as error:
                 if not indexing.stopped or indexing.failures:  # not stopped with the preview
                     print(f"dossier: the search index of the preview could not be brought up to date: {error}", file=sys.stderr)
                     self.search_failed = True

@@ -190,11 +190,11 @@ def test_a_rendering_worker_that_dies_stops_the_build_with_a_clear_error(tmp_pat
     previous_handler = signal.signal(signal.SIGALRM, waited_for_ever)
     signal.alarm(120)
     try:
-        assert main(["build", "--source", str(root), "--jobs", "2"]) == 2
+        assert main(["build", "--source", str(root), "--jobs", "2"]) == 3
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous_handler)
-    assert capsys.readouterr().err == "dossier: error: a process rendering pages was killed by signal 9 (out of memory?); try again with fewer processes (build --jobs 1)\n"
+    assert capsys.readouterr().err == "dossier: failed: a process rendering pages was killed by signal 9 (out of memory?); try again with fewer processes (build --jobs 1)\n"
     assert {path: (root / "site" / path).read_bytes() for path in walk_files(root / "site")} == before
 
 

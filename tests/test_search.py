@@ -16,7 +16,7 @@ from dossier import search
 from dossier.cli import main
 from dossier.fallback import fallback_index
 from dossier.pipeline import build
-from dossier.problems import UsageError
+from dossier.problems import BuildFailure
 from dossier.publish import walk_files
 
 
@@ -49,7 +49,7 @@ def test_a_failed_index_stops_the_build_and_leaves_the_old_site(make_site, monke
     before = (root / "site/index.html").read_bytes()
     real_popen = subprocess.Popen  # Pagefind fails: an indexer that exits 1 saying why
     monkeypatch.setattr(search.subprocess, "Popen", lambda command, **options: real_popen([sys.executable, "-c", "import sys; sys.exit('Error: boom')"], **options))
-    with pytest.raises(UsageError, match=r"search indexing failed \(Error: boom\); is pagefind installed\?"):
+    with pytest.raises(BuildFailure, match=r"search indexing failed \(Error: boom\); is pagefind installed\?"):
         build(root, root / "site", use_cache=False)
     assert (root / "site/index.html").read_bytes() == before
     assert not list(root.glob(".site.staging-*"))
