@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as etree
+from importlib import metadata
 
 from conftest import PROJECT
 
 from dossier import markup
-from dossier.markup import BodyRenderer
+from dossier.markup import BodyRenderer, QuickInline
 
 
 class Resolver:
@@ -43,3 +45,16 @@ def test_quick_processors_match_markdowns_own(monkeypatch):
     texts += [path.read_text(encoding="utf-8").split("\n---\n", 1)[-1] for path in sorted(PROJECT.glob("content/*/*.md"))]
     for text in texts:
         assert quick.render(text, Resolver()) == stock.render(text, Resolver()), text
+
+
+def pinned(name: str) -> str:
+    """Return the version pyproject.toml pins a dependency to."""
+    text = (PROJECT / "pyproject.toml").read_text(encoding="utf-8")
+    return re.search(rf'"{name}==([^"]+)"', text).group(1)
+
+
+def test_markdown_is_the_pinned_version_whose_internals_the_fast_path_overrides():
+    assert metadata.version("markdown") == pinned("markdown"), (
+        "QuickInline overrides InlineProcessor's _InlineProcessor__handleInline and __applyPattern: "
+        "check markup.py against this Markdown, then change the pin in pyproject.toml")
+    assert QuickInline.usable()

@@ -19,13 +19,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import pytest
+
 from conftest import PROJECT, chromium_or_skip, copy_project
 
 from dossier import search
 from dossier.cli import main
+from dossier.problems import Problem
 from dossier.serve import Preview
 from dossier.server import error_page, looks_like_page, resolve
-from dossier.problems import Problem
+from dossier.watch import InotifyWatcher, PollingWatcher, WatchfilesWatcher
 
 PERSON = "content/people/jorge-torres.md"
 
@@ -313,3 +316,46 @@ def test_the_preview_brings_only_the_changed_part_of_a_large_index_up_to_date(tm
     worker.join()
     if failures:
         raise failures[0]
+
+
+@pytest.mark.parametrize("kind", [InotifyWatcher, WatchfilesWatcher, PollingWatcher])
+def test_each_watcher_reports_a_save_a_new_folder_and_a_deletion(make_site, kind):
+    root = make_site()
+    heard: list[set[str]] = []
+
+    async def wait_for(path: str) -> None:
+        deadline = time.monotonic() + 5
+        while not any(path in batch for batch in heard) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert any(path in batch for batch in heard), (path, heard)
+
+    async def edits() -> None:
+        watching = kind(root, ["content", "seeds"], heard.append)
+        watching.start()
+        await asyncio.sleep(0.4)  # a polling watcher's first look
+        (root / "content/people/jorge-torres.md").write_text("---\nname: J\n---\n", encoding="utf-8")
+        await wait_for("content/people/jorge-torres.md")
+        (root / "content/units").mkdir()
+        await asyncio.sleep(0.4)
+        (root / "content/units/x.md").write_text("---\nname: X\n---\n", encoding="utf-8")
+        await wait_for("content/units/x.md")
+        (root / "seeds/ap.txt").unlink()
+        await wait_for("seeds/ap.txt")
+        watching.stop()
+
+    asyncio.run(edits())
+
+
+def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides():
+    from importlib import metadata
+
+    from livereload import Server
+    from livereload.handlers import LiveReloadHandler
+    from livereload.watcher import Watcher
+
+    text = (PROJECT / "pyproject.toml").read_text(encoding="utf-8")
+    assert metadata.version("livereload") == re.search(r'"livereload==([^"]+)"', text).group(1), (
+        "server.py overrides Server.application and _setup_logging and clears Watcher._changes: "
+        "check them against this livereload, then change the pin in pyproject.toml")
+    assert callable(Server.application) and callable(Server._setup_logging)
+    assert isinstance(Watcher()._changes, list) and isinstance(LiveReloadHandler.waiters, set)
