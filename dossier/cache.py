@@ -1,9 +1,10 @@
 """The build cache, in .dossier-cache/ beside content/: safe to delete at any time.
 
-Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of
-everything its HTML depends on: the code that renders Markdown, the body, the page's address and
-the names, addresses and sources of what it links to and cites; templates do not affect them, so a
-template edit reuses every body. And the last build's session (session.py) with a list of the
+Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of the
+code that renders Markdown, the body, the page's address and the passages cited before it, and
+kept with what its rendering read of other records (the names and addresses its links show, the
+outlets its citations name: render.PageContext.reads), which must still hold for it to be taken;
+templates do not affect them, so a template edit reuses every body. And the last build's session (session.py) with a list of the
 files it published, so that the next build reads, relinks and renders only what changed since.
 The session is only reused by the same code, Python and options; anything else builds afresh.
 """
@@ -22,8 +23,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterator
 
-from .link import Site, front_matter_citations
-from .schema import Record
 
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent
@@ -76,19 +75,11 @@ class BodyCache:
                         damaged.unlink(missing_ok=True)
         return self.connection
 
-    def key(self, site: Site, record: Record, url: str, body: str, portable: bool) -> bytes:
-        """Return the digest of everything a record's body HTML depends on."""
-        from .graph import front_matter
-
-        key = (record.collection, record.id)
-        cited = [(c.source, c.quote) for c in front_matter_citations(site.model, record)]
-        parts: list[Any] = [self.version, url, portable, body, cited]
-        for target in site.links.get(key, []):
-            linked = site.get(target)
-            parts.append((target, linked.label, linked.page_url))
-        for source_id in sorted({c.source for c in site.citations.get(key, [])} | {source for source, _ in cited}):
-            source = site.records["sources"].get(source_id)
-            parts.append((source_id, front_matter(source)))
+    def key(self, url: str, body: str, portable: bool, first: list[tuple[str, str]]) -> bytes:
+        """Return the key a body is kept under: the code that renders it, its page's address, its
+        text, and the passages its page cites before it (they take the first reference numbers).
+        What it reads of other records is kept with it and checked when it is taken."""
+        parts = [self.version, url, portable, body, first]
         return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=20).digest()
 
     def get(self, key: bytes) -> Any:

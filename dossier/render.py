@@ -63,6 +63,34 @@ def related(site: Site, record: Record) -> dict[str, Related]:
     return found
 
 
+def link_target(site: Site, target: str) -> Record:
+    """Return the record a body link names: 'jorge-torres', or 'people/jorge-torres' where an id is ambiguous."""
+    kind, _, rid = target.rpartition("/")
+    kinds = [kind] if kind else list(site.model)
+    return next(site.records[k][rid] for k in kinds if rid in site.records[k])
+
+
+def link_read(record: Record) -> tuple[str, str, str, str]:
+    """Return what a body link shows of the record it names."""
+    return record.collection, record.id, record.page_url, record.label
+
+
+def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
+    """Tell whether the site still gives what a body's HTML read when it was rendered."""
+    for (kind, name), value in reads.items():
+        if kind == "link":
+            try:
+                now: Any = link_read(link_target(site, name))
+            except StopIteration:
+                return False
+        else:
+            source = site.records["sources"].get(name)
+            now = source.outlet if source is not None else None  # type: ignore[attr-defined]
+        if now != value:
+            return False
+    return True
+
+
 @dataclass
 class Reference:
     """One entry of a page's numbered reference list."""
@@ -85,7 +113,8 @@ def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
 
 
 class PageContext:
-    """Per-page state: where the page is, and the references its citations collect."""
+    """Per-page state: where the page is, the references its citations collect, and what of the
+    site its body's HTML read (reads: what a cached body depends on, see Renderer.body_html)."""
 
     def __init__(self, site: Site, url: str, *, portable: bool):
         self.site = site
@@ -93,6 +122,7 @@ class PageContext:
         self.portable = portable
         self.references: list[Reference] = []
         self._by_passage: dict[tuple[str, str], Reference] = {}
+        self.reads: dict[tuple[str, str], Any] = {}
 
     def rel(self, to_url: str) -> str:
         """Link from this page to another URL of the site."""
@@ -100,9 +130,8 @@ class PageContext:
 
     def link(self, target: str, label: str | None) -> tuple[str, str]:
         """Resolve a [[target|label]] body link (already checked by the linking stage)."""
-        kind, _, rid = target.rpartition("/")
-        kinds = [kind] if kind else list(self.site.model)
-        record = next(self.site.records[k][rid] for k in kinds if rid in self.site.records[k])
+        record = link_target(self.site, target)
+        self.reads[("link", target)] = link_read(record)
         return self.rel(record.page_url), label or record.label
 
     def reference(self, source_id: str, quote: str) -> Reference:
@@ -130,6 +159,7 @@ class PageContext:
         passage = etree.SubElement(preview, "q")
         passage.text = inner_quotes(quote)
         passage.tail = f" — {reference.source.outlet}"
+        self.reads[("outlet", source_id)] = reference.source.outlet
         return sup
 
     def cite_markup(self, source_id: str, quote: str) -> Markup:
@@ -191,18 +221,21 @@ class Renderer:
         return output_path(url), html.encode("utf-8")
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
-        """Render a body to HTML, or take it from the body cache when nothing it depends on changed."""
+        """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its
+        text, its page's address and the passages its page cites first, with what it read of the site
+        as it rendered (context.reads), and taken only if the site still gives the same."""
         if self.cache is None or record is None or not body:
             return Markup(self.bodies.render(body, context))
-        key = self.cache.key(self.site, record, context.url, body, self.portable)
+        first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
+        key = self.cache.key(context.url, body, self.portable, first)
         cached = self.cache.get(key)
-        if cached is not None:
-            html, references = cached
+        if cached is not None and reads_hold(self.site, cached[2]):
+            html, references, context.reads = cached
             context.references = [Reference(n, self.site.records["sources"][s], q, a, list(uses)) for n, s, q, a, uses in references]  # type: ignore[arg-type]
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
             return Markup(html)
         html = self.bodies.render(body, context)
-        self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references]))
+        self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
         return Markup(html)
 
     def record_page(self, record: Record) -> tuple[str, bytes]:
