@@ -1,5 +1,10 @@
-"""Publishing stage: the only module that writes the site. Stages the whole site in a folder beside
-the output, then swaps it into place, so that a failed or killed build leaves the old site intact.
+"""Publishing stage: stage the whole site in a folder beside the output, then swap it into place, so
+that a failed or killed build leaves the old site intact.
+
+Files are written through this module's functions: the render sinks (sinks.py) write pages and
+exports into the staging folder with them, and the preview updates its folder with
+update_in_place. Pagefind's runs (search.py) write the search index into the staging folder
+before the swap.
 """
 
 from __future__ import annotations

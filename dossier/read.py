@@ -1,7 +1,9 @@
-"""Reading stage: the only module that reads the project's files.
+"""Reading stage: content/ and seeds/ into Documents (front matter with the file line of every key,
+Markdown body with its first line) and seed texts, collecting every problem instead of stopping at one.
 
-Turns content/ and seeds/ into Documents (front matter with the file line of every key, Markdown
-body with its first line) and seed texts, collecting every problem instead of stopping at one.
+Every content file and seed is read and decoded here. Other modules read other files: inputs.py
+the bytes of inputs for their digests, render.py the templates and static files, cache.py the
+build cache, and a build reads back the previous site's files it carries over.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Rendering stage: turn the linked Site into {output path: bytes}, with no file I/O of its own
-beyond loading templates.
+"""Rendering stage: turn the linked Site into {output path: bytes}. It reads the templates and the
+static files, and writes nothing: where the bytes go is the sinks' affair (sinks.py).
 """
 
 from __future__ import annotations
