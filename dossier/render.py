@@ -27,6 +27,25 @@ from .timeline import Filter, axis_svg, facet_values, facets, timeline_filters
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once a process, shared by every renderer it makes (the preview makes one
+    again after a template edit): only a template whose source changed is compiled again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)  # Jinja checks it against the source's checksum
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
 @dataclass
 class Related:
     """Records that name a record through one field, as its page lists them."""
@@ -176,7 +195,7 @@ class Renderer:
         folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
         self.env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
