@@ -343,7 +343,19 @@ def test_each_watcher_reports_a_save_a_new_folder_and_a_deletion(make_site, kind
         await wait_for("seeds/ap.txt")
         watching.stop()
 
-    asyncio.run(edits())
+    failures: list[BaseException] = []  # in a thread of its own: a browser test may have left this one's event loop running
+
+    def run() -> None:
+        try:
+            asyncio.run(edits())
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
 
 
 def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides():
