@@ -7,7 +7,10 @@ to the floor (benchmarks/floor.py) measured in the same run:
 - in `serve`: from a file write to the rebuild being done, and to the browser showing the change
   (Playwright driving Debian's chromium), for an edit of a person's prose;
 - peak memory of the build (the sum over its processes of the proportional set size, sampled).
-- CPU time of the floor and of the cold build (user and system, over every process it waited for).
+- CPU time of the floor and of the cold build (user and system, over every process it waited for);
+- beside Hugo (Debian's `hugo`) and Hugo with Pagefind on an equivalent site (benchmarks/hugo.py),
+  measured in the same runs, alternating with dossier: the cold build against Hugo + Pagefind (both
+  index their search with Pagefind), warm builds against Hugo alone. Without `hugo`, it says so.
 
     python benchmarks/run.py [--sizes 1000 10000] [--runs 3] [--no-browser]
 """
@@ -104,14 +107,37 @@ def change(file: Path, number: int) -> str:
     return marker
 
 
+def hugo_site(root: Path) -> Path | None:
+    """Write (once) the Hugo site equivalent to a project; None when Hugo is not installed."""
+    if shutil.which("hugo") is None:
+        return None
+    site = OUT / f"hugo-{root.name}"
+    if not (site / "content").is_dir():
+        subprocess.run([PYTHON, str(HERE / "hugo.py"), str(root), str(site)], check=True)
+    return site
+
+
+def hugo_builds(site: Path, result: dict[str, list[tuple[float, int, float]]]) -> None:
+    """Time a cold Hugo build, and one followed by Pagefind over its pages."""
+    public = OUT / f"{site.name}-public"
+    for name, search in (("hugo", False), ("hugo + pagefind", True)):
+        shutil.rmtree(public, ignore_errors=True)
+        shutil.rmtree(site / "resources", ignore_errors=True)
+        command = ["sh", "-c", f'hugo --quiet -s "{site}" -d "{public}"' + (f' && "{PYTHON}" -m pagefind --site "{public}" --silent' if search else "")]
+        result.setdefault(name, []).append(timed(command))
+
+
 def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
-    """Time floor, cold, warm and warm-after-one-change builds."""
+    """Time floor, cold, warm and warm-after-one-change builds, and Hugo's, alternating."""
     site = root / "site"  # where `make serve` then finds it, as after `make build`
     build = [PYTHON, str(PROJECT / "build.py"), "build", "--source", str(root), "--out", str(site)]
     result: dict[str, list[tuple[float, int]]] = {"floor": [], "cold": [], "warm": [], "one change": []}
+    hugo = hugo_site(root)
     for run in range(runs):
         shutil.rmtree(OUT / "floor", ignore_errors=True)
         result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")]))
+        if hugo is not None:
+            hugo_builds(hugo, result)
         shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
         shutil.rmtree(site, ignore_errors=True)
         result["cold"].append(timed(build))
@@ -157,7 +183,7 @@ def serving(root: Path, runs: int, browser: bool) -> tuple[list[float], list[flo
         wait(r"^serving ")
         file = person_file(root)
         url = f"http://127.0.0.1:{port}/people/{file.stem}/"
-        page = context = None
+        page = None
         if browser:
             from playwright.sync_api import sync_playwright
 
@@ -207,10 +233,14 @@ def main() -> None:
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     report = [f"Machine: {machine()}; {time.strftime('%Y-%m-%d')}", "",
+              "Hugo: " + (subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.strip() if shutil.which("hugo")
+                          else "not installed (apt-get install hugo): no comparison in this run"), "",
               "| entities | floor | cold build | warm, no change | warm, one change | serve: save → rebuilt | serve: save → browser | peak memory (build) | peak memory (serve) |",
               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     details: list[str] = []
     cpu_lines: list[str] = []
+    beside = ["| entities | Hugo | Hugo + Pagefind | cold ÷ (Hugo + Pagefind) | cold ÷ Hugo | warm ÷ Hugo | one change ÷ Hugo |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
     for size in args.sizes:
         root = project(size)
         print(f"{size} entities ({root})", flush=True)
@@ -234,11 +264,18 @@ def main() -> None:
             f"| {cell(statistics.median(rebuild))} | {cell(statistics.median(shown)) if shown else 'not measured'} "
             f"| {build_peak / 2**20:.0f} MB (floor {max(m for _, m, _ in result['floor']) / 2**20:.0f} MB) | {serve_peak / 2**20:.0f} MB |"
         )
+        if "hugo" in result:
+            hugo, searched = statistics.median(s for s, *_ in result["hugo"]), statistics.median(s for s, *_ in result["hugo + pagefind"])
+            beside.append(
+                f"| {size:,} | {hugo:.2f} s | {searched:.2f} s | {median['cold'] / searched:.2f}× | {median['cold'] / hugo:.2f}× "
+                f"| {median['warm'] / hugo:.3f}× | {median['one change'] / hugo:.2f}× |")
         if not args.serve_only:
             cpu = {name: statistics.median(c for *_, c in result[name]) for name in ("floor", "cold")}
             cpu_lines.append(f"- {size:,} entities: floor {cpu['floor']:.1f} s, cold build {cpu['cold']:.1f} s ({cpu['cold'] / cpu['floor']:.2f}× the floor's;"
                              f" {cpu['cold'] / median['cold'] / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores over its wall time)")
         print("\n".join(report), flush=True)
+    if len(beside) > 2:
+        report += ["", "Beside Hugo on an equivalent site, in the same runs (medians):", ""] + beside
     if cpu_lines:
         report += ["", "CPU time, user and system, of the build and every process it waited for (medians):", ""] + cpu_lines
     report += ["", "Where a cold build's time goes (benchmarks/breakdown.py):", ""] + [f"- {line}" for line in details]
