@@ -1,11 +1,10 @@
 """The dependency graph: which output files an edit must re-render.
 
-A record's page shows the record in full; other pages show only its front matter (a name in a
-link, a title in a list, an outlet in a reference) or what its body links to and cites (backlinks,
-"cited by" lists, highlighted passages). So an edit that changes only the prose of a body
-re-renders one page, and each further kind of change adds the pages that show it. The rules
-read the site before and after the edit, so that a link or an event that goes away re-renders the
-page it used to appear on.
+Each page records what it reads of the site as it renders (reads.py). An edit re-renders the
+record's own page, and every page whose reads hold a token the edit changes: the record's name or
+title, its other fields, the members of its collection when it comes or goes, and each entry of the
+derived lists (backlinks, events and referrers of a record, citations, "cited by" lists, passages,
+derivatives, the timeline's order) that differs between the site before and after the edit.
 """
 
 from __future__ import annotations
@@ -14,9 +13,9 @@ from dataclasses import dataclass, fields
 from typing import Collection, Iterable
 
 from .link import Key, Site
+from .reads import Token, token
 from .render import output_path
 from .schema import Record
-from .timeline import facets
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -74,25 +73,6 @@ def change(old: Site, new: Site, key: Key) -> Change:
     )
 
 
-def shown_on(site: Site, key: Key) -> set[Key]:
-    """Return the records whose pages show this record's front matter (its name, title, dates...)."""
-    kind, rid = key
-    record = record_of(site, key)
-    keys = set(site.mentioned_by.get(key, [])) | set(site.links.get(key, []))  # body links both ways
-    keys |= {("sources", c.source) for c in site.citations.get(key, [])}  # "cited by" lists
-    for (collection, _), ids in site.referrers.get(key, {}).items():  # pages listing who names it: "Members", "Places in X"
-        keys |= {(collection, rid2) for rid2 in ids}
-    if isinstance(record, Record):  # the pages of the records its fields name, which list it back
-        for spec in site.model[kind].references:
-            keys |= {(spec.target, rid2) for rid2 in spec.ids(record)}  # type: ignore[misc]
-    if kind == "sources":  # references name the source, and a derivative's references name its original
-        for sid in [rid] + site.derivatives.get(rid, []):
-            keys |= set(site.cited_by.get(sid, []))
-            keys.add(("sources", sid))
-    keys.discard(key)
-    return keys
-
-
 def pages_of(sites: Iterable[Site], keys: Iterable[Key]) -> set[str]:
     """Return the output paths of these records' pages, in whichever site has them."""
     paths = set()
@@ -104,71 +84,69 @@ def pages_of(sites: Iterable[Site], keys: Iterable[Key]) -> set[str]:
     return paths
 
 
-def timeline_pages(site: Site, change: Change) -> set[str] | None:
-    """Return the timeline pages a change shows on, or None for all of them. An event shows on the
-    full timeline and on the filter pages of its people, groups, places and tags; a person's,
-    group's or place's name shows there too, beside each of its events; a source's outlet, beside
-    every event that cites it."""
-    kind = change.key[0]
-    if kind == "sources":
-        return None if change.meta else set()
-    if kind == "events":
-        events = [change.key[1]] if change.meta or change.citations else []
-    else:
-        events = site.events_of.get(change.key, []) if change.label else []
-    if change.meta and kind != "events" and any(facet.collection == kind for facet in facets(site)):
-        return None  # a project type whose records name events: their entries' filters change everywhere
-    paths = {"timeline/index.html"} if events else set()
-    for facet in facets(site):
-        for eid in events:
-            paths |= {f"timeline/{facet.name}/{value}/index.html" for value in facet.values_of(site, eid)}
-    return paths
+def candidates(old: Site, new: Site, key: Key) -> dict[str, set]:
+    """Return the entries of each derived list that an edit of one record may change."""
+    before, after = record_of(old, key), record_of(new, key)
+    named: set = set()
+    derived_from: set = set()
+    for site, record in ((old, before), (new, after)):
+        if record is not None:
+            named |= {(spec.target, rid) for spec in site.model[key[0]].references for rid in spec.ids(record)}
+            if getattr(record, "derived_from", None):
+                derived_from.add(record.derived_from)  # type: ignore[attr-defined]
+    sources = {c.source for site in (old, new) for c in site.citations.get(key, [])}
+    return {
+        "mentioned_by": set(old.links.get(key, [])) | set(new.links.get(key, [])), "citations": {key},
+        "events_of": named, "referrers": named, "cited_by": sources, "passages": sources,
+        "derivatives": derived_from | ({key[1]} if key[0] == "sources" else set()),
+    }
 
 
-def other_pages(old: Site, new: Site, pages: Iterable[str]) -> set[str]:
-    """Return the pages the graph knows nothing about (none yet): they are rendered after every edit."""
-    known = {"index.html", "search/index.html", "404.html"} | {f"{kind}/index.html" for kind in new.model}
-
-    def is_record_page(path: str) -> bool:
-        parts = path.split("/")
-        if len(parts) == 3 and parts[2] == "index.html":
-            return any(parts[1] in site.records.get(parts[0], {}) for site in (old, new))
-        return len(parts) == 2 and parts[1] == "index.html" and any(parts[0] in site.records.get("pages", {}) for site in (old, new))
-
-    return {path for path in pages if path not in known and not path.startswith("timeline/") and not is_record_page(path)}
+def entry(site: Site, name: str, key: object) -> object:
+    """Return what a page shows of one entry of a derived list (citations without their file lines)."""
+    value = getattr(site, name).get(key)
+    if name == "citations" and value is not None:
+        return [(c.source, c.quote, c.sole) for c in value]
+    return value
 
 
-def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], others: set[str] | None = None) -> tuple[set[str], bool] | None:
+def changed_tokens(old: Site, new: Site, c: Change) -> set[Token]:
+    """Return the tokens (see reads.py) that an edit of one record changes."""
+    key = c.key
+    tokens: set[Token] = set()
+    if c.membership:
+        tokens |= {token("members", key[0]), token("label", key), token("record", key)}
+    elif c.meta:
+        tokens.add(token("record", key))
+        if c.label:
+            tokens.add(token("label", key))
+    for name, keys in candidates(old, new, key).items():
+        differ = {k for k in keys if entry(old, name, k) != entry(new, name, k)}
+        tokens |= {token(name, k) for k in differ} | ({token(name, "*")} if differ else set())
+    if key[0] == "events" and (c.meta or c.membership):  # its tags: the tag pages that list it
+        for field in (f for f in new.model["events"].fields if f.type == "slugs"):
+            values = {v for record in (record_of(old, key), record_of(new, key)) if record is not None for v in getattr(record, field.name)}
+            tokens |= {token("tagged", (field.name, v)) for v in values}
+    if old.timeline != new.timeline:
+        tokens.add(token("timeline", "*"))
+    return tokens
+
+
+def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], reads: dict[str, frozenset]) -> tuple[set[str], bool] | None:
     """Return the pages an edit of these records must re-render, and whether the data exports must
-    be remade; or EVERYTHING. pages holds the output paths of the new site's pages; others, those
-    of them that other_pages() names (worked out here if not given)."""
+    be remade; or EVERYTHING. pages holds the output paths of the new site's pages; reads, what
+    each page read when last rendered (a page without reads is rendered again)."""
     changes = [change(old, new, key) for key in keys]
     if any(c.key[0] == "site" and (c.meta or c.body) for c in changes):
-        return EVERYTHING
-    if any(c.key == ("pages", "about") and c.membership for c in changes):
-        return EVERYTHING  # every page's navigation links to the about page
-    shown: set[Key] = set()
+        return EVERYTHING  # the settings show on every page
+    tokens: set[Token] = set()
     paths: set[str] = set()
     exports = False
     for c in changes:
         if c.key[0] not in new.model or not (c.meta or c.body or c.links or c.citations):
             continue
         paths |= pages_of([old, new], [c.key])
-        if c.meta:
-            shown |= shown_on(old, c.key) | shown_on(new, c.key)
-            paths.add(f"{c.key[0]}/index.html")
-            if new.model[c.key[0]].on_home:
-                paths.add("index.html")
-        if c.links:
-            shown |= set(old.links.get(c.key, [])) ^ set(new.links.get(c.key, []))
-        if c.citations:
-            shown |= {("sources", source) for source, _, _ in cited(old, c.key) ^ cited(new, c.key)}
-        on_timeline = [timeline_pages(site, c) for site in (old, new)]
-        if None in on_timeline:
-            paths |= {path for path in pages if path.startswith("timeline/")}
-        else:
-            paths = paths.union(*on_timeline)
+        tokens |= changed_tokens(old, new, c)
         exports = exports or c.meta or c.citations
-    paths |= pages_of([old, new], shown)
-    paths |= other_pages(old, new, pages) if others is None else others
+    paths |= {path for path in pages if path not in reads or not tokens.isdisjoint(reads[path])}
     return {path for path in paths if path in pages}, exports

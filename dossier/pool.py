@@ -19,10 +19,10 @@ PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
 
 
-def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str]]:
+def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str, frozenset]]:
     """Render chunks of the pages being built until none is left, taking the next one not taken by
-    another process; return the pages' digests, which of them search indexes, and how they change
-    the count of each word."""
+    another process; return the pages' digests, which of them search indexes, how they change
+    the count of each word, and what each read."""
     assert _JOB is not None
     session, sink, chunks, claimed = _JOB
     digests: dict[str, bytes] = {}
@@ -37,7 +37,7 @@ def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str]]:
     if session.body_cache is not None:
         session.body_cache.flush()
     changes, session.word_changes = session.word_changes, Counter()
-    return digests, {path for path in digests if path in session.searchable}, changes
+    return digests, {path for path in digests if path in session.searchable}, changes, {path: session.reads[path] for path in digests if path in session.reads}
 
 
 def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dict[str, bytes]:
@@ -64,10 +64,11 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             process.start()
             writer.close()
             started.append((process, reader))
-        digests, _, session.word_changes = render_claimed()  # this process's share, noted as it went
+        digests, _, session.word_changes, _ = render_claimed()  # this process's share, noted as it went
         for process, reader in started:
-            part, searchable, words = worker_result(process, reader)
+            part, searchable, words, reads = worker_result(process, reader)
             digests.update(part)
+            session.reads.update(reads)
             session.word_changes.update(words)
             session.searchable.difference_update(part)
             session.searchable.update(searchable)

@@ -21,8 +21,9 @@ from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .quotes import own_quotes
+from .reads import RecordReads, SiteReads, token, unwrap
 from .schema import Event, Record, Source
-from .timeline import Filter, axis_svg, facet_values, facets, timeline_filters
+from .timeline import Filter, axis_svg, facet_values, facets, filter_for, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -94,6 +95,14 @@ def link_read(record: Record) -> tuple[str, str, str, str]:
     return record.collection, record.id, record.page_url, record.label
 
 
+def body_tokens(reads: dict[tuple[str, str], Any]) -> set[tuple]:
+    """Return what a body's recorded reads (see PageContext.reads) make its page read."""
+    found = set()
+    for (kind, name), value in reads.items():
+        found.add(token("label", value[:2]) if kind == "link" else token("record", ("sources", name)))
+    return found
+
+
 def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
     """Tell whether the site still gives what a body's HTML read when it was rendered."""
     for (kind, name), value in reads.items():
@@ -142,6 +151,7 @@ class PageContext:
         self.references: list[Reference] = []
         self._by_passage: dict[tuple[str, str], Reference] = {}
         self.reads: dict[tuple[str, str], Any] = {}
+        self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
 
     def rel(self, to_url: str) -> str:
         """Link from this page to another URL of the site."""
@@ -161,6 +171,7 @@ class PageContext:
             source = self.site.records["sources"][source_id]
             assert isinstance(source, Source)
             reference = Reference(len(self.references) + 1, source, quote, key[1])
+            self.tokens.update((token("label", ("sources", source_id)), token("record", ("sources", source_id))))  # the reference list shows it
             self._by_passage[key] = reference
             self.references.append(reference)
         return reference
@@ -201,13 +212,14 @@ class Renderer:
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
         self.env.filters["inner_quotes"] = inner_quotes
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
-        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=lambda event: facet_values(self.site, event),
+        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,
             own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
         self.env.globals["timeline_entry"] = self.timeline_entry
-        self.timeline_entries: dict[tuple[str, int, bool], Markup] = {}  # see timeline_entry(); emptied by forget()
+        self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
@@ -215,29 +227,43 @@ class Renderer:
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
-        rendered once for all of them (the 4,800 filter pages of a large site list 100,000 entries)."""
+        rendered once for all of them (the 4,800 filter pages of a large site list 100,000 entries),
+        with what it reads, which each page that shows it reads too."""
+        event = unwrap(event)
         key = (event.id, page.url.count("/"), filtered)
         entry = self.timeline_entries.get(key)
         if entry is None:
-            entry = Markup(self.env.get_template("timeline_event.html").render(
-                site=self.site, config=self.site.config, rel=page.rel, event=event, filtered=filtered))
-            self.timeline_entries[key] = entry
-        return entry
+            view = SiteReads(self.site)
+            html = Markup(self.env.get_template("timeline_event.html").render(
+                site=view, config=self.site.config, rel=page.rel, event=RecordReads(event, view.reads), filtered=filtered))
+            entry = self.timeline_entries[key] = (html, frozenset(view.reads))
+        page.tokens.update(entry[1])
+        return entry[0]
 
     def page(self, template: str | jinja2.Template, url: str, **values: Any) -> tuple[str, bytes]:
-        """Render one page at a site URL and return its output path and bytes."""
+        """Render one page at a site URL and return its output path and bytes; note what it read in self.reads."""
         context = PageContext(self.site, url, portable=self.portable)
+        view = SiteReads(self.site, context.tokens)
         record = values.get("record")
         if record is not None:
             for citation in front_matter_citations(self.site.model, record):
                 context.reference(citation.source, citation.quote)
+            values["record"] = RecordReads(record, context.tokens)
+            context.tokens.add(token("record", (record.collection, record.id)))
+            if "related" in values:
+                values["related"] = related(view, record)
+        if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
+            values["active"] = filter_for(view, *values["active"])
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
+        context.tokens.update(body_tokens(context.reads))
         model = self.site.model
         html = self.env.get_template(template).render(
-            site=self.site, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
+            site=view, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
             singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed}, **values,
         )
-        return output_path(url), html.encode("utf-8")
+        path = output_path(url)
+        self.reads[path] = frozenset(context.tokens)
+        return path, html.encode("utf-8")
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
         """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its
@@ -252,6 +278,7 @@ class Renderer:
             html, references, context.reads = cached
             context.references = [Reference(n, self.site.records["sources"][s], q, a, list(uses)) for n, s, q, a, uses in references]  # type: ignore[arg-type]
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
+            context.tokens.update(t for r in context.references for t in (token("label", ("sources", r.source.id)), token("record", ("sources", r.source.id))))
             return Markup(html)
         html = self.bodies.render(body, context)
         self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
@@ -264,7 +291,7 @@ class Renderer:
         body = getattr(record, rtype.body_field) or ""
         template = "home.html" if key == ("pages", "home") else rtype.page_template
         return self.page(self.env.select_template([template, "record.html"]), record.page_url, record=record, key=key, body=body,
-                         record_type=rtype, related=related(self.site, record))
+                         record_type=rtype, related={})
 
     def pages(self) -> dict[str, Callable[[], bytes]]:
         """List every HTML page of the site by output path; each is rendered only when called."""
@@ -285,7 +312,7 @@ class Renderer:
         add("timeline.html", "timeline/", body="", active=None)
         for filters in timeline_filters(site).values():
             for active in filters:
-                add("timeline.html", active.url, body="", active=active)
+                add("timeline.html", active.url, body="", active=(active.facet, active.value))
         add("search.html", "search/", body="")
         add("404.html", "404.html", body="")
         return pages

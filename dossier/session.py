@@ -75,7 +75,7 @@ class Session:
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.unlinked: set[Key] = set()  # records changed since the last link
         self.page_paths: set[str] = set()  # the pages last rendered
-        self.other_pages: set[str] | None = None  # pages the dependency graph knows nothing about
+        self.reads: dict[str, frozenset] = {}  # what each page read when last rendered (reads.py)
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
         self.body_cache: BodyCache | None = None
@@ -180,11 +180,9 @@ class Session:
         self.pages_changed = everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
         if self.pages_changed:  # titles, filters and the set of pages may differ
             before = set(self.pages) or self.page_paths
-            self.pages, self.other_pages = self.renderer.pages(), None
+            self.pages = self.renderer.pages()
             new_pages = set(self.pages) - before
-        if not everything and self.other_pages is None:
-            self.other_pages = graph.other_pages(old, self.site, self.pages)  # type: ignore[arg-type]
-        found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.other_pages)  # type: ignore[arg-type]
+        found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.reads)  # type: ignore[arg-type]
         paths, extras = (set(self.pages), True) if found is EVERYTHING else found
         return sorted(paths | new_pages), extras or self.extras_pending or (self.portable and bool(paths))
 
@@ -240,6 +238,9 @@ class Session:
         """Put one output file into a sink unless it is as last made (then it is carried over); note
         a page's words for search; return its digest."""
         data_digest = digest(data)
+        reads = self.renderer.reads.pop(path, None) if self.renderer is not None else None
+        if reads is not None:
+            self.reads[path] = reads
         unchanged = self.written.get(path) == data_digest
         if not unchanged and path.endswith(".html"):
             self.note_searchable(path, data, sink.previous)
@@ -285,6 +286,7 @@ class Session:
             outcome.removed = set(self.written) - outputs
             for path in outcome.removed:
                 del self.written[path]
+                self.reads.pop(path, None)
             self.page_paths = set(self.pages)
         self.written.update(digests)
         self.rendered, self.pending, self.extras_pending = self.site, set(), False
@@ -324,4 +326,4 @@ class Session:
 
     def __getstate__(self) -> dict:
         """Keep everything but the renderer and its page functions, which are made again on demand."""
-        return {**self.__dict__, "renderer": None, "pages": {}, "other_pages": None}
+        return {**self.__dict__, "renderer": None, "pages": {}}

@@ -109,6 +109,30 @@ def timeline_filters(site: Site) -> dict[str, list[Filter]]:
     return result
 
 
+def filter_for(site: Site, name: str, value: str) -> Filter:
+    """Return one filter of the timeline, its events worked out from the site given (a page's
+    SiteReads, so that the page depends on what it lists)."""
+    facet = next(f for f in facets(site) if f.name == name)
+    if facet.target is not None:
+        events = site.referrers.get((facet.target, value), {}).get(("events", facet.field), [])
+        label = site.records[facet.target][value].label
+    elif facet.collection != "events":
+        record = site.records[facet.collection][value]
+        order = {eid: index for index, eid in enumerate(site.timeline)}
+        events = list(dict.fromkeys(sorted((eid for eid in getattr(record, facet.field, None) or [] if eid in order), key=order.__getitem__)))
+        label = record.label
+    else:
+        events, label = tagged(site, facet.field, value), value
+    return Filter(facet.name, value, label, tuple(events), facet.preposition)
+
+
+def tagged(site: Site, field: str, value: str) -> list[str]:
+    """Return the events whose field (their tags) holds a value, in date order."""
+    if hasattr(site, "tagged"):  # a page's SiteReads: noted as one read
+        return site.tagged(field, value)
+    return [eid for eid in site.timeline if value in (getattr(site.records["events"][eid], field, None) or [])]
+
+
 def event_of(site: Site, eid: str) -> Event:
     """Return the event with this id."""
     event = site.records["events"][eid]
