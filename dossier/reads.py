@@ -149,3 +149,42 @@ class SiteReads:
         """Return the records of a collection whose field names this record."""
         self.reads.add(token("referrers", key))
         return [RecordReads(record, self.reads) for record in self.site.named_by(key, collection, field_name)]
+
+
+# What a rendered body read, kept with it in the body cache (render.PageContext.reads).
+
+
+def link_target(site: Site, target: str) -> Record:
+    """Return the record a body link names: 'jorge-torres', or 'people/jorge-torres' where an id is ambiguous."""
+    kind, _, rid = target.rpartition("/")
+    kinds = [kind] if kind else list(site.model)
+    return next(site.records[k][rid] for k in kinds if rid in site.records[k])
+
+
+def link_read(record: Record) -> tuple[str, str, str, str]:
+    """Return what a body link shows of the record it names."""
+    return record.collection, record.id, record.page_url, record.label
+
+
+def body_tokens(reads: dict[tuple[str, str], Any]) -> set[tuple]:
+    """Return what a body's recorded reads (see PageContext.reads) make its page read."""
+    found = set()
+    for (kind, name), value in reads.items():
+        found.add(token("label", value[:2]) if kind == "link" else token("record", ("sources", name)))
+    return found
+
+
+def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
+    """Tell whether the site still gives what a body's HTML read when it was rendered."""
+    for (kind, name), value in reads.items():
+        if kind == "link":
+            try:
+                now: Any = link_read(link_target(site, name))
+            except StopIteration:
+                return False
+        else:
+            source = site.records["sources"].get(name)
+            now = source.outlet if source is not None else None  # type: ignore[attr-defined]
+        if now != value:
+            return False
+    return True

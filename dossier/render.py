@@ -21,7 +21,8 @@ from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .quotes import own_quotes
-from .reads import RecordReads, SiteReads, token, unwrap
+from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
+from .views import facts, related
 from .schema import Event, Record, Source
 from .timeline import Filter, axis_svg, facet_values, facets, filter_for, timeline_filters
 
@@ -45,78 +46,6 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
 
 COMPILED = CompiledTemplates()
-
-
-@dataclass
-class Related:
-    """Records that name a record through one field, as its page lists them."""
-
-    collection: str
-    field: str
-    heading: str  # the field's declared inverse, with the record's name put in
-    records: list[Record]
-
-    @property
-    def key(self) -> str:
-        """Return how templates pick a list: 'people.affiliations'."""
-        return f"{self.collection}.{self.field}"
-
-
-def facts(record: Record, rtype: Any) -> list[tuple[Any, Any]]:
-    """Return the (field, value) pairs a generic record page shows in its infobox: every field
-    given a value, but the name, title and summary that head the page."""
-    return [(spec, value) for spec in rtype.fields if spec.name not in ("name", "title", "summary") and (value := getattr(record, spec.name, None))]
-
-
-def related(site: Site, record: Record) -> dict[str, Related]:
-    """Return, for each field that names this record and declares a heading for it, the records
-    naming it, by 'collection.field', in declaration order."""
-    key = (record.collection, record.id)
-    found = {}
-    for collection, rtype in site.model.items():
-        for spec in rtype.references:
-            if spec.target == record.collection and spec.inverse:
-                records = site.named_by(key, collection, spec.name)
-                if records:
-                    heading = spec.inverse.replace("{name}", record.label)
-                    found[f"{collection}.{spec.name}"] = Related(collection, spec.name, heading, records)
-    return found
-
-
-def link_target(site: Site, target: str) -> Record:
-    """Return the record a body link names: 'jorge-torres', or 'people/jorge-torres' where an id is ambiguous."""
-    kind, _, rid = target.rpartition("/")
-    kinds = [kind] if kind else list(site.model)
-    return next(site.records[k][rid] for k in kinds if rid in site.records[k])
-
-
-def link_read(record: Record) -> tuple[str, str, str, str]:
-    """Return what a body link shows of the record it names."""
-    return record.collection, record.id, record.page_url, record.label
-
-
-def body_tokens(reads: dict[tuple[str, str], Any]) -> set[tuple]:
-    """Return what a body's recorded reads (see PageContext.reads) make its page read."""
-    found = set()
-    for (kind, name), value in reads.items():
-        found.add(token("label", value[:2]) if kind == "link" else token("record", ("sources", name)))
-    return found
-
-
-def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
-    """Tell whether the site still gives what a body's HTML read when it was rendered."""
-    for (kind, name), value in reads.items():
-        if kind == "link":
-            try:
-                now: Any = link_read(link_target(site, name))
-            except StopIteration:
-                return False
-        else:
-            source = site.records["sources"].get(name)
-            now = source.outlet if source is not None else None  # type: ignore[attr-defined]
-        if now != value:
-            return False
-    return True
 
 
 @dataclass
