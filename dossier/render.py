@@ -307,7 +307,8 @@ def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
 
 
 def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
-    """Group the timeline (or one filter's events) by year, then month; events whose month is unknown come first."""
+    """Group the timeline (or one filter's events) by year, then by the month each starts in; events
+    whose month is not known (a bare year) come after the year's known months."""
     years: dict[int, dict[int | None, list[Event]]] = {}
     for eid in active.events if active else site.timeline:
         event = site.records["events"][eid]
@@ -315,6 +316,6 @@ def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int,
         year, month = month_key(event.date)
         years.setdefault(year, {}).setdefault(month, []).append(event)
     return [
-        (year, sorted(months.items(), key=lambda item: -1 if item[0] is None else item[0]))
+        (year, sorted(months.items(), key=lambda item: 13 if item[0] is None else item[0]))
         for year, months in sorted(years.items())
     ]

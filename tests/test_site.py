@@ -81,7 +81,14 @@ def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real
     assert positions == sorted(positions)
     assert [year for year, _ in groups] == sorted(year for year, _ in groups)
     for _, months in groups:
-        keys = [-1 if month is None else month for month, _ in months]
-        assert keys == sorted(keys)
+        keys = [13 if month is None else month for month, _ in months]
+        assert keys == sorted(keys)  # known months in order, then the month not known
         for _, events in months:
             assert [e.date.sort_key() for e in events] == sorted(e.date.sort_key() for e in events)
+    headings = re.findall(r'<h3 id="(month-[0-9a-z-]+)">', html)
+    assert headings[:2] == ["month-2018-12", "month-2018-unknown"] and headings[-2:] == ["month-2019-04", "month-2019-05"]
+    may = re.findall(r'<li id="([a-z-]+)" ', html[html.index('id="month-2019-05"'):])  # spans start where they start
+    assert may == ["bautista-reuters", "defectors-left-adrift", "negotiations"]
+    assert html.count(">May–December 2019</time>") == 2
+    nav = re.search(r'<nav class="year-nav".*?</nav>', html, re.S).group(0)
+    assert re.findall(r'href="#(month-[0-9a-z-]+)"', nav) == headings  # every month with events, in order
