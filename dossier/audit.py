@@ -3,7 +3,8 @@
 - a paragraph of a person, event, place or group page that cites nothing;
 - a person the stored articles name whom no record covers (by name or alias);
 - a source that no page cites;
-- a paragraph whose only support is a derivative source (unless marked `sole`).
+- a paragraph whose only support is a derivative source (unless marked `sole`);
+- a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .link import Site
+from .link import Site, record_line
 from .markup import CITATION, has_flag, paragraphs
 from .passages import SeedText
 from .problems import Problem
@@ -23,6 +24,9 @@ NAME_WORD = rf"{UPPER}{LOWER}+(?:-{UPPER}{LOWER}+)?"  # a capital then small let
 LEADING_WORDS = {"The", "A", "An", "As", "When", "While", "If", "But", "And", "In", "On", "For", "After", "Before", "Some", "Even", "Like", "Then", "Now", "So", "Although", "Asked", "Among", "During", "With", "Sgt", "Gen", "Col", "Lt", "Mr", "Ms", "Mrs"}
 FULL_NAME = re.compile(rf"\b{NAME_WORD}(?:\s+(?:de\s+|del\s+|la\s+)?{NAME_WORD}){{1,5}}\b")
 NAME_WITH_AGE = re.compile(rf"\b({NAME_WORD}), \d{{1,2}}\b")
+# What a sentence leaves open for quoted words: 'turns it into', 'the original has', 'the sign
+# reads', a colon, an opening quotation mark. A marker there prints only a number.
+LEADS_TO_WORDS = re.compile(r"(?:\b(into|has|says|reads|said)|(:)|(?:^|[\s(\[—–])([“‘\"']))\s*$", re.IGNORECASE)
 
 
 def uncited_paragraphs(site: Site) -> list[Problem]:
@@ -60,6 +64,21 @@ def derivative_only_in(record: Record, derivatives: dict[str, str]) -> list[Prob
         if len(derived) == len(cited):
             originals = sorted({derivatives[sid] for sid in derived})
             problems.append(Problem(record.path, line, 0, "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it"))
+    return problems
+
+
+def stand_in_markers(site: Site, record: Record) -> list[Problem]:
+    """Warn about each citation (without `show`) placed where the sentence needs the quoted words."""
+    name = site.model[record.collection].body_field
+    body, first_line = (record.body, record.body_line) if name == "body" else (getattr(record, name, None) or "", record_line(record, name) + 1)
+    problems = []
+    for line, text in paragraphs(body, first_line):
+        for match in CITATION.finditer(text):
+            lead = LEADS_TO_WORDS.search(text, 0, match.start())
+            if lead and not has_flag(match, "show"):
+                word = next(group for group in lead.groups() if group)
+                problems.append(Problem(record.path, line + text.count("\n", 0, match.start()), 0, "warning",
+                                        f"a citation marker stands in for the words after '{word}': add `show` to print the passage before its marker ([@source \"quote\" show]), or rephrase"))
     return problems
 
 
@@ -133,7 +152,8 @@ def names_not_covered(known: list[str], seeds: list[tuple[Source, SeedText]]) ->
 
 def audit(site: Site) -> list[Problem]:
     """Return every editorial warning about a linked site."""
-    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + uncited_sources(site) + uncovered_names(site)
+    stand_ins = [p for record in site.all_records() for p in stand_in_markers(site, record)]
+    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + uncited_sources(site) + uncovered_names(site)
 
 
 class Auditor:
@@ -150,13 +170,13 @@ class Auditor:
         per_record: list[Problem] = []
         seen = {}
         for record in site.all_records():
-            if isinstance(record, Source):
-                continue
             key = (record.collection, record.id)
             cached = self.records.get(key)
             if cached is None or cached[0] is not record or cached[1] != derivatives:
-                uncited = uncited_in(record) if site.model[record.collection].audited else []
-                cached = (record, derivatives, uncited + derivative_only_in(record, derivatives))
+                found = stand_in_markers(site, record)
+                if not isinstance(record, Source):
+                    found += (uncited_in(record) if site.model[record.collection].audited else []) + derivative_only_in(record, derivatives)
+                cached = (record, derivatives, found)
             seen[key] = cached
             per_record += cached[2]
         self.records = seen

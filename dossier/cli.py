@@ -36,7 +36,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
         elif type_name == "bool":
             value = "false"
         elif type_name.startswith("enum:"):
-            value = type_name[5:].split("|")[0]
+            value = spec.default or type_name[5:].split("|")[0]
         else:
             value = ""
         comment = f"{doc} (required)" if doc and spec.required else doc or ("required" if spec.required else "")

@@ -251,9 +251,12 @@ def _display_range(start: Point, end: Point) -> str:
 
 
 def month_key(date: EDate) -> tuple[int, int | None]:
-    """Group key for timelines: (year, month) or (year, None) when the month is not known."""
+    """Group key for timelines: (year, month) of the first month the date is known to fall in (a
+    span's first month, a season's first month), or (year, None) when its month is not known (a bare year)."""
     point = date.start or date.end
     assert point is not None
-    if point.precision in ("day", "month") and (not date.is_interval or (date.end and date.start and date.end.year == point.year and date.end.month == point.month)):
+    if point.precision in ("day", "month"):
         return (point.year, point.month)
+    if point.precision == "season":
+        return (point.year, SEASON_MONTHS[point.season][0])  # type: ignore[index]
     return (point.year, None)

@@ -4,7 +4,8 @@ A cited passage counts when it starts inside quotation marks in its paragraph an
 next to the quotation ('…,” Torres said', 'said Sgt. Jorge Torres', 'the female soldier said')
 puts a speech verb within a few words of the person's surname, or of the description that names
 an anonymous person. Attributions by pronoun alone ('he said') are not followed: a quote is left
-out rather than given to the wrong person.
+out rather than given to the wrong person. A passage the page already prints in full (cited with
+`show`), or words another listed passage already holds, are not listed again.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .link import Site
+from .markup import CITATION, has_flag, unescape_quote
 from .passages import passage_id
 from .schema import Person, Source
 
@@ -95,10 +97,29 @@ def attributed_to(window: list[str], names: set[str]) -> bool:
     return any(abs(v - n) <= NEAR for v in verbs for n in named)
 
 
+def shown_spans(site: Site, person: Person) -> dict[str, list[tuple[int, int]]]:
+    """Return, by source id, where in its stored text each passage lies that the person's page prints in full (`show`)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for match in CITATION.finditer(person.body):
+        source = site.records["sources"].get(match[1])
+        if has_flag(match, "show") and isinstance(source, Source) and source.seed in site.seeds:
+            span = site.seed_of(source).locate(unescape_quote(match[2]))
+            if span:
+                spans.setdefault(source.id, []).append(span)
+    return spans
+
+
+def shows_quotes(person: Person) -> bool:
+    """Tell whether a person's page prints any passage in full (`show`)."""
+    return any(has_flag(match, "show") for match in CITATION.finditer(person.body))
+
+
 def own_quotes(site: Site, person: Person) -> list[OwnQuote]:
-    """Return the passages cited on a person's page that the sources print as the person's own words."""
+    """Return the passages cited on a person's page that the sources print as the person's own words,
+    less those whose words the page already prints in full or an earlier passage of the list holds."""
     names = name_words(person)
     found: dict[tuple[str, str], OwnQuote] = {}
+    taken = shown_spans(site, person)
     for citation in site.citations.get(("people", person.id), []):
         source = site.records["sources"].get(citation.source)
         if not isinstance(source, Source) or source.seed not in site.seeds:
@@ -106,7 +127,10 @@ def own_quotes(site: Site, person: Person) -> list[OwnQuote]:
         text = site.seed_of(source).text
         span = site.seed_of(source).locate(citation.quote)
         quotation = quotation_around(text, span[0]) if span else None
+        if span and any(start < span[1] and span[0] < end for start, end in taken.get(source.id, [])):
+            continue  # its words are on the page already
         if quotation and any(attributed_to(window, names) for window in attributions(text, *quotation)):
             anchor = passage_id(citation.quote)
             found.setdefault((source.id, anchor), OwnQuote(source, citation.quote, anchor))
+            taken.setdefault(source.id, []).append(span)  # type: ignore[arg-type]
     return list(found.values())

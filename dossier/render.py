@@ -20,7 +20,7 @@ from .link import Key, Site, front_matter_citations
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
-from .quotes import own_quotes
+from .quotes import own_quotes, shows_quotes
 from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
 from .views import facts, related
 from .schema import Event, Record, Source
@@ -142,7 +142,7 @@ class Renderer:
         self.env.filters["inner_quotes"] = inner_quotes
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,
-            own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
+            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
@@ -315,7 +315,8 @@ def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
 
 
 def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
-    """Group the timeline (or one filter's events) by year, then month; events whose month is unknown come first."""
+    """Group the timeline (or one filter's events) by year, then by the month each starts in; events
+    whose month is not known (a bare year) come after the year's known months."""
     years: dict[int, dict[int | None, list[Event]]] = {}
     for eid in active.events if active else site.timeline:
         event = site.records["events"][eid]
@@ -323,6 +324,6 @@ def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int,
         year, month = month_key(event.date)
         years.setdefault(year, {}).setdefault(month, []).append(event)
     return [
-        (year, sorted(months.items(), key=lambda item: -1 if item[0] is None else item[0]))
+        (year, sorted(months.items(), key=lambda item: 13 if item[0] is None else item[0]))
         for year, months in sorted(years.items())
     ]

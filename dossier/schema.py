@@ -6,6 +6,7 @@ validating stage checks and the `new` command scaffolds from.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -22,6 +23,11 @@ def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "
     if factory:
         return field(default_factory=factory, metadata=metadata)
     return field(default=default, metadata=metadata)
+
+
+def folded(text: str) -> str:
+    """Return text without accents and case, for sorting: 'Álvarez' -> 'alvarez'."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).casefold()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)  # many: one per citation
@@ -92,6 +98,16 @@ class Person(Record):
     places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="People")
     age: Age | None = spec("age", doc="{years, as_of, source, quote}")
     status: str | None = spec("text", doc="situation as of the sources, in a few words")
+    part: str = spec("enum:defector|official|journalist|other", default="other",
+                     doc="part in the story, which groups the people index: defector (or one of a defector's family), official (or politician), journalist (or author), other")
+    sort_name: str | None = spec("text", doc="what the people index sorts by when it is not the last word of the name: a two-word surname such as 'Pérez Jiménez'")
+
+    @property
+    def sort_key(self) -> tuple[str, str]:
+        """Order people by surname (sort_name, or the last word of the name; an anonymous person's
+        description as a whole), ignoring case and accents, then by name."""
+        surname = self.sort_name or (self.name if self.anonymous else self.name.split()[-1])
+        return folded(surname), folded(self.name)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -126,3 +126,30 @@ def test_the_incremental_auditor_agrees_with_a_full_audit_after_each_edit(make_s
     sources = {**site.records["sources"], copy: dataclasses.replace(site.records["sources"][copy], derived_from="ap")}
     again = dataclasses.replace(site, records={**site.records, "sources": sources})
     assert sorted(auditor.audit(again)) == sorted(audit(again)) != sorted(audit(site))
+
+
+def test_a_marker_standing_in_for_the_words_a_sentence_needs_is_flagged(make_site, capsys):
+    cite = '[@ap "across the bridge"]'
+    root = make_site({
+        "content/places/cucuta.md": (
+            f"---\nname: Cúcuta\nsummary: S.\n---\nThe translation turns it into {cite}, where the original has {cite}.\n\n"
+            f"The sign reads {cite}\n\n- On the bridge: {cite}\n- Shown: [@ap \"across the bridge\" show]\n\n"
+            f"He said so.{cite} It is said{cite} and she has{cite}, and the words “{cite}”.\n\n"
+            f"The original has [@ap \"across the bridge\" show], and “quoted”{cite}\n"
+        ),
+        "content/sources/ap.yaml": "title: AP\noutlet: The Associated Press\nlanguage: en\nseed: ap.txt\nnotes: |\n  The story says\n  [@ap \"across the bridge\"].\n",
+    })
+    code, warnings = warnings_of(capsys, root)
+    assert code == 1
+    hint = ": add `show` to print the passage before its marker ([@source \"quote\" show]), or rephrase"
+    assert warnings == [
+        f"content/places/cucuta.md:5: warning: a citation marker stands in for the words after 'has'{hint}",
+        f"content/places/cucuta.md:5: warning: a citation marker stands in for the words after 'into'{hint}",
+        f"content/places/cucuta.md:7: warning: a citation marker stands in for the words after 'reads'{hint}",
+        f"content/places/cucuta.md:9: warning: a citation marker stands in for the words after ':'{hint}",
+        f"content/places/cucuta.md:12: warning: a citation marker stands in for the words after 'has'{hint}",
+        f"content/places/cucuta.md:12: warning: a citation marker stands in for the words after 'said'{hint}",
+        f"content/places/cucuta.md:12: warning: a citation marker stands in for the words after '“'{hint}",
+        f"content/sources/ap.yaml:7: warning: a citation marker stands in for the words after 'says'{hint}",
+    ]
+    assert main(["check", "--source", str(root)]) == 0  # a warning, not an error, without --strict

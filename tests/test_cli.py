@@ -381,8 +381,9 @@ def test_new_scaffolds_a_file_that_names_every_field(make_site, capsys):
     path = root / "content/people/jose-gomez.md"
     assert code == 0 and out == f"created {path}\n"
     text = path.read_text(encoding="utf-8")
-    for name in ["name: \"José Gómez\"", "aliases: []", "anonymous: false", "summary:", "roles:", "affiliations:", "places:", "age:", "status:"]:
+    for name in ["name: \"José Gómez\"", "aliases: []", "anonymous: false", "summary:", "roles:", "affiliations:", "places:", "age:", "status:", "sort_name:"]:
         assert name in text
+    assert "\npart: other  #" in text  # an enum starts at its default
     assert run(capsys, "new", "person", "José Gómez", "--source", str(root))[0] == 2
 
 

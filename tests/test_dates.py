@@ -141,11 +141,21 @@ def test_sorting_runs_from_the_far_past_to_the_far_future():
     assert ordered == ["Y-170000002", "-01XX", "-0044-03-15", "0000", "../0001", "2019", "9999-12-31", "Y170000002"]
 
 
-def test_month_key_groups_by_month_only_when_the_month_is_known():
+def test_month_key_places_a_date_at_its_first_known_month_and_a_bare_year_nowhere():
     assert month_key(parse_date("2019-02-23")) == (2019, 2)
     assert month_key(parse_date("2019-02-23/2019-02-25")) == (2019, 2)
-    assert month_key(parse_date("2019-02/2019-03")) == (2019, None)
+    assert month_key(parse_date("2019-02/2019-03")) == (2019, 2)  # a span goes where it starts
+    assert month_key(parse_date("2019-05/2019-12")) == (2019, 5)
+    assert month_key(parse_date("2019-02-28/2019-04-06")) == (2019, 2)
+    assert month_key(parse_date("2018-11/2019-02")) == (2018, 11)
+    assert month_key(parse_date("2019-03~")) == (2019, 3)
+    assert month_key(parse_date("2019-21")) == (2019, 3)  # spring starts in March
+    assert month_key(parse_date("../2019-01-22")) == (2019, 1)  # no start: where it is known to be
+    assert month_key(parse_date("2019-05/..")) == (2019, 5)
     assert month_key(parse_date("2019")) == (2019, None)
+    assert month_key(parse_date("2018/2019-04")) == (2018, None)
+    assert month_key(parse_date("2019-XX")) == (2019, None)
+    assert month_key(parse_date("201X")) == (2010, None)
 
 
 @given(st.text(max_size=30))

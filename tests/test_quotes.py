@@ -56,3 +56,32 @@ def test_the_person_page_shows_their_words_linked_to_the_passage(make_site):
     assert '<h2 id="words-heading">In their own words</h2>' in html
     assert "<blockquote><p>I was tired of it</p></blockquote>" in html
     assert '<figcaption>— <a href="../../sources/ap/#passage-' in html
+
+
+def test_passages_the_page_shows_in_full_are_not_listed_again(make_site):
+    files = person_page([])
+    files["content/people/jorge-torres.md"] = files["content/people/jorge-torres.md"].replace("\n\n", "\n") + (
+        'He was tired.[@ap "I was tired of it,"] Sgt. Torres said so.[@ap "I was tired"]\n\n'
+        "## What he said\n\n"
+        '- [@ap "I was tired of it" show]\n'
+    )
+    files["seeds/ap.txt"] = SEED + "“Nothing else,” Torres said.\n"
+    site, problems = load(make_site(files))
+    assert [p for p in problems if p.severity == "error"] == []
+    person = site.records["people"]["jorge-torres"]
+    assert own_quotes(site, person) == []  # shown in full above, and the same words cited twice in the prose
+    files["content/people/jorge-torres.md"] += 'Also.[@ap "Nothing else"]\n'
+    site, _ = load(make_site(files))
+    assert [q.quote for q in own_quotes(site, site.records["people"]["jorge-torres"])] == ["Nothing else"]
+
+
+def test_no_person_page_of_the_documentary_lists_the_same_words_twice(real_site):
+    import re
+
+    for page in sorted((real_site / "people").glob("*/index.html")):
+        html = page.read_text(encoding="utf-8")
+        shown = {re.sub(r"\W+", " ", q).strip() for q in re.findall(r'<span class="shown-quote"><q>(.*?)</q>', html)}
+        listed = [re.sub(r"\W+", " ", q).strip() for q in re.findall(r"<blockquote><p>(.*?)</p></blockquote>", html)]
+        assert len(set(listed)) == len(listed), page
+        assert [q for q in listed if any(q in s or s in q for s in shown)] == [], page
+        assert not (shown and listed), f"{page}: one list of quotations per page"

@@ -81,7 +81,73 @@ def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real
     assert positions == sorted(positions)
     assert [year for year, _ in groups] == sorted(year for year, _ in groups)
     for _, months in groups:
-        keys = [-1 if month is None else month for month, _ in months]
-        assert keys == sorted(keys)
+        keys = [13 if month is None else month for month, _ in months]
+        assert keys == sorted(keys)  # known months in order, then the month not known
         for _, events in months:
             assert [e.date.sort_key() for e in events] == sorted(e.date.sort_key() for e in events)
+    headings = re.findall(r'<h3 id="(month-[0-9a-z-]+)">', html)
+    assert headings[:2] == ["month-2018-12", "month-2018-unknown"] and headings[-2:] == ["month-2019-04", "month-2019-05"]
+    may = re.findall(r'<li id="([a-z-]+)" ', html[html.index('id="month-2019-05"'):])  # spans start where they start
+    assert may == ["bautista-reuters", "defectors-left-adrift", "negotiations"]
+    assert html.count(">May–December 2019</time>") == 2
+    nav = re.search(r'<nav class="year-nav".*?</nav>', html, re.S).group(0)
+    assert re.findall(r'href="#(month-[0-9a-z-]+)"', nav) == headings  # every month with events, in order
+
+
+def test_a_sentence_that_quotes_words_prints_them_not_just_a_marker(real_site):
+    html = (real_site / "people/female-soldier/index.html").read_text(encoding="utf-8")
+    text = re.sub(r'<span class="preview".*?</span></sup>', "]", re.sub(r"<a [^>]*>\[(\d+)\]</a>", r"[\1", html), flags=re.S)
+    sentence = re.sub(r"<[^>]+>", "", re.search(r"turning her question.*?</p>", text, re.S).group(0))
+    assert re.fullmatch(r"turning her question about staying to fight into And I fight, why\?\[\d+\], where the original has "
+                        r"And I’m supposed to stay here fighting, why\?\[\d+\]\.", sentence), sentence
+
+
+def people_index(root) -> list[tuple[str, list[str]]]:
+    """Return the people index's headings, each with the names it lists, in page order."""
+    from dossier.render import Renderer
+
+    site, problems = load(root)
+    assert [p for p in problems if p.severity == "error"] == []
+    html = Renderer(site).pages()["people/index.html"]().decode("utf-8")
+    main = html[html.index("<main"):]
+    return [(re.sub(r"<[^>]+>", "", heading).strip(), re.findall(r'<li><a href="[^"]*">([^<]*)</a>', rest.split("<h2")[0]))
+            for heading, rest in re.findall(r"<h2[^>]*>(.*?)</h2>(.*?)(?=<h2|</main>)", main, re.S)]
+
+
+def person(name: str, extra: str = "") -> str:
+    return f"---\nname: {name}\nsummary: S.\n{extra}---\n"
+
+
+def test_the_people_index_groups_people_by_their_part_and_sorts_them_by_surname(make_site):
+    root = make_site({
+        "content/people/jorge-torres.md": person("Jorge Torres", "part: defector\n"),
+        "content/people/angela-alvarez.md": person("Ángela Álvarez", "part: defector\n"),
+        "content/people/ivan-duque.md": person("Iván Duque", "part: official\n"),
+        "content/people/marcos-perez-jimenez.md": person("Marcos Pérez Jiménez", "part: official\nsort_name: Pérez Jiménez\n"),
+        "content/people/ana-zapata.md": person("Ana Zapata", "part: journalist\n"),
+        "content/people/luis-abad.md": person("Luis Abad", "part: journalist\n"),
+        "content/people/orlando-perez.md": person("Orlando Pérez"),
+        "content/people/soldier.md": person("Soldier who fears for her children", "anonymous: true\npart: defector\n"),
+        "content/people/colonel.md": person("Army colonel", "anonymous: true\n"),
+    })
+    assert people_index(root) == [
+        ("Defectors and their families (2)", ["Ángela Álvarez", "Jorge Torres"]),
+        ("Officials and politicians (2)", ["Iván Duque", "Marcos Pérez Jiménez"]),
+        ("Journalists and authors (2)", ["Luis Abad", "Ana Zapata"]),
+        ("Others named in the sources (1)", ["Orlando Pérez"]),
+        ("People the sources keep anonymous (2)", ["Army colonel", "Soldier who fears for her children"]),
+    ]
+
+
+def test_a_project_that_gives_no_parts_lists_its_people_by_surname(make_site):
+    root = make_site({"content/people/ana-zapata.md": person("Ana Zapata"), "content/people/luis-abad.md": person("Luis Abad")})
+    assert people_index(root) == [("Named in the sources (3)", ["Luis Abad", "Jorge Torres", "Ana Zapata"])]
+
+
+def test_every_person_of_the_documentary_has_a_part(real_site):
+    for path in sorted((PROJECT / "content/people").glob("*.md")):
+        assert re.search(r"(?m)^part: (defector|official|journalist|other)$", path.read_text(encoding="utf-8")), path.name
+    groups = dict(people_index(PROJECT))
+    assert groups["Journalists and authors (2)"] == ["Christine Armario", "Luis Andrés Henao"]
+    assert "Marcos Pérez Jiménez" in groups["Officials and politicians (14)"]
+    assert sum(len(names) for names in groups.values()) == len(list((PROJECT / "content/people").glob("*.md")))

@@ -88,3 +88,34 @@ def test_an_events_entry_is_rendered_once_for_every_filter_page_that_lists_it(ti
     assert sorted(rendered) == sorted([*site.timeline, *{e for f in timeline_filters(site).values() for a in f for e in a.events}])
     assert listed > len(rendered)
     assert (timeline_site / "site/timeline/tags/aid/index.html").read_bytes() == pages["timeline/tags/aid/index.html"]
+
+
+SPANS = {
+    "content/events/bare-year.md": "---\ntitle: Some time in 2019\ndate: 2019\ntags: [aid]\nsummary: S.\n---\n",
+    "content/events/long.md": "---\ntitle: Adrift\ndate: 2019-05/2019-12\ntags: [aid]\nsummary: S.\n---\n",
+    "content/events/born.md": "---\ntitle: Born\ndate: 2019-02-28/2019-04-06\ntags: [aid]\nsummary: S.\n---\n",
+    "content/events/late.md": "---\ntitle: Late\ndate: 2019-12-01\ntags: [aid]\nsummary: S.\n---\n",
+    "content/events/march.md": "---\ntitle: March\ndate: 2019-03\ntags: [aid]\nsummary: S.\n---\n",
+}
+
+
+def month_headings(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<h3 id="(month-[0-9a-z-]+)">([^<]*)</h3>', html)
+
+
+def test_a_span_is_placed_at_its_first_month_and_unknown_months_come_last(make_site):
+    root = make_site(SPANS)
+    build(root, root / "site")
+    for page in ("timeline/", "timeline/tags/aid/"):
+        html = (root / "site" / page / "index.html").read_text(encoding="utf-8")
+        expected = [("month-2019-02", "February 2019"), ("month-2019-03", "March 2019"), ("month-2019-05", "May 2019"),
+                    ("month-2019-12", "December 2019"), ("month-2019-unknown", "2019, month not known")]
+        shown = month_headings(html)
+        assert shown == expected, page
+        entries = re.findall(r'<li id="([a-z-]+)" data-people', html)
+        assert entries.index("born") < entries.index("march") < entries.index("long") < entries.index("late") < entries.index("bare-year"), page
+        long_entry = html[html.index('<li id="long"'):]
+        assert "May–December 2019</time>" in long_entry[:400]
+        nav = re.search(r'<nav class="year-nav".*?</nav>', html, re.S).group(0)
+        links = re.findall(r'href="#(month-2019-[0-9a-z]+)"', nav)
+        assert links == [h[0] for h in shown], page  # every group with a heading, in order
