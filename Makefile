@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # Extra build options, for example: make build BUILD_FLAGS="--base-url https://example.org/dossier/"
 BUILD_FLAGS ?=
+# The preview's address: make serve PORT=8001 (HOST=0.0.0.0 shows it to other machines)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: install build check serve test bench clean
 
@@ -22,8 +25,9 @@ build: install
 check: install
 	$(PY) build.py check --strict
 
+# DOSSIER_VIA_MAKE tells dossier to suggest `make serve PORT=...` rather than `--port ...`.
 serve: install
-	$(PY) build.py serve
+	DOSSIER_VIA_MAKE=1 $(PY) build.py serve --host $(HOST) --port $(PORT)
 
 test: install
 	$(PY) -m pytest -q

@@ -193,7 +193,8 @@ def serve(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
         print(f"dossier: warning: serving on {host}: other machines on the network can see the preview", file=sys.stderr)
     if not free_port(host, port):
         other = next((p for p in range(port + 1, port + 50) if p < 65536 and free_port(host, p)), None)
-        suggestion = f"; try --port {other}" if other else ""
+        form = "make serve PORT=" if os.environ.get("DOSSIER_VIA_MAKE") else "--port "  # the Makefile sets DOSSIER_VIA_MAKE
+        suggestion = f"; try {form}{other}" if other else ""
         raise UsageError(f"port {port} on {host} is already in use{suggestion}")
     signal.signal(signal.SIGTERM, interrupt)
     folder = Path(tempfile.mkdtemp(prefix="dossier-preview-"))
