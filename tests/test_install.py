@@ -67,3 +67,40 @@ def test_the_license_is_an_spdx_expression_setuptools_reads_without_a_warning():
     project = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["license"] == "MIT"
     assert "setuptools>=77" in project["build-system"]["requires"]  # the first to read an SPDX license string
+
+
+def locked() -> dict[str, tuple[str, str]]:
+    """Return the lock file's pins: each package's version and marker, by canonical name."""
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in (PROJECT / "requirements.lock").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith((" ", "#")):
+            requirement, _, marker = line.partition(" ; ")
+            name, _, version = requirement.partition("==")
+            assert version, f"not pinned exactly: {line}"
+            pins[canonicalize_name(name.split("[")[0])] = (version, marker)
+    return pins
+
+
+def test_every_dependency_is_pinned_in_the_lock_within_pyproject_toml():
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = locked()
+    for line in project["dependencies"] + project["optional-dependencies"]["test"]:
+        requirement = Requirement(line)
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{requirement.name} is not in requirements.lock: run make lock"
+        assert requirement.specifier.contains(pins[name][0], prereleases=True), f"{requirement.name}=={pins[name][0]} is outside {requirement.specifier}: run make lock"
+    assert pins["markdown"][0] == "3.11.3" and pins["livereload"][0] == "2.7.1"  # pinned on purpose (pyproject.toml says why)
+
+
+def test_make_installs_from_the_lock_and_make_lock_upgrades_it():
+    makefile = (PROJECT / "Makefile").read_text(encoding="utf-8")
+    install = makefile.split("\n$(STAMP):", 1)[1].split("\n\n", 1)[0]
+    assert "requirements.lock" in install.split("\n")[0]  # a new lock reinstalls
+    assert "pip install --quiet -r requirements.lock" in install and "pip install --quiet --no-deps -e ." in install
+    lock = makefile.split("\nlock:", 1)[1].split("\n\n", 1)[0]
+    assert "compile --upgrade" in lock and "--extra test" in lock and "--output-file requirements.lock pyproject.toml" in lock
