@@ -21,7 +21,9 @@ def scaffold(rtype: RecordType, name: str) -> str:
     lines = []
     for spec in rtype.fields:
         type_name, doc = spec.type, spec.doc
-        if spec.name in ("name", "title"):
+        if spec.name == "draft":
+            value = "true"
+        elif spec.name in ("name", "title"):
             value = _yaml_text(name)
         elif spec.name == "seed":
             value = f"{fold_id(name)}.txt"
@@ -43,7 +45,12 @@ def scaffold(rtype: RecordType, name: str) -> str:
         lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {comment}" if comment else ""))
     if rtype.file_format == "yaml":
         return "\n".join(lines) + "\n"
-    return "---\n" + "\n".join(lines) + "\n---\nWrite here, citing each claim: [@source-id \"verbatim quote\"].\n"
+    return "---\n" + "\n".join(lines) + "\n---\n" + PLACEHOLDER
+
+
+# A comment, not a citation: the file must build as written, and no source is known yet.
+PLACEHOLDER = ("<!-- Write here. Cite each claim: in square brackets, @ and the source's id, then the verbatim quote in double quotes; "
+               "`python build.py quote SOURCE \"a few words\"` prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
 
 
 def _yaml_text(text: str) -> str:
@@ -82,7 +89,7 @@ def command_add_source(args: argparse.Namespace) -> int:
 def command_check(args: argparse.Namespace) -> int:
     from .pipeline import check
 
-    problems = check(Path(args.source), strict=args.strict)
+    problems = check(Path(args.source), strict=args.strict, drafts=args.drafts)
     print_problems(problems)
     print("check passed: every reference resolved and every quote found in its source")
     return 0
@@ -96,7 +103,7 @@ def command_build(args: argparse.Namespace) -> int:
         raise UsageError(f"--base-url must start with https:// or http://, not {args.base_url!r}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
-    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs)
+    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs, drafts=args.drafts)
     print_problems(report.warnings)
     made = ", ".join(f"{count} {kind}" for kind, count in sorted(report.pages.items()))
     print(f"built {out}: {report.files} files ({made}) in {report.seconds:.2f} s")
@@ -121,7 +128,9 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--jobs", type=int, metavar="N",
                        help="processes rendering pages, and search indexing runs at a time (default: one per core); fewer use less memory")
     check = commands.add_parser("check", help="validate everything and write nothing")
-    check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors (but a draft's own)")
+    for sub in (build, check):
+        sub.add_argument("--drafts", action="store_true", help="put in the records marked 'draft: true' (left out by default)")
     new = commands.add_parser("new", help="create a content file from the schema")
     new.add_argument("kind", help="what to make: " + ", ".join(sorted(creatable(BUILT_IN))) + ", or a type content/site.yaml declares")
     new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")

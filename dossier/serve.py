@@ -37,7 +37,7 @@ class Preview:
 
     def __init__(self, root: Path, folder: Path):
         self.root, self.folder = root, folder
-        self.session = Session(root, defer_audit=True)
+        self.session = Session(root, defer_audit=True, drafts="preview")
         self.build = 0  # goes up whenever what the browser would show changes
         self.errors: list[Problem] = []
         self.warnings: set[Problem] = set()
@@ -60,6 +60,8 @@ class Preview:
         site = self.root / "site"
         self.session, previous = open_session(self.root, site)
         self.session.defer_audit = True
+        if self.session.show_drafts("preview"):  # site/ leaves the drafts out: render every page, and index them
+            previous = None
         outcome = self.session.render_into(self.folder, previous, os.cpu_count() or 1)
         if outcome.errors:
             print_problems(outcome.errors)
@@ -93,7 +95,7 @@ class Preview:
         try:
             if self.broken:  # the last rebuild failed part way: start afresh
                 before = set(self.session.written)
-                self.session = Session(self.root, defer_audit=True)
+                self.session = Session(self.root, defer_audit=True, drafts="preview")
                 self.session.load()
                 outcome = self.session.render()
                 outcome.changed, outcome.seconds = True, time.perf_counter() - started

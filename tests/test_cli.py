@@ -45,6 +45,10 @@ ERROR_CASES = {
         {"content/places/cucuta.md": "---\nname: Cúcuta\n---\n"},
         ["content/places/cucuta.md:1: error: a place needs 'summary' (one plain sentence)"],
     ),
+    "required field left empty": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\naliases: []\nsummary: \"\"\n---\n"},
+        ["content/places/cucuta.md:4: error: a place needs 'summary' (one plain sentence)"],
+    ),
     "impossible date": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019-02-30\nsummary: S.\n---\n"},
         ["content/events/aid-convoy.md:3: error: 'date': '2019-02-30' is not a real day: February 2019 has 28 days"],
