@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .editors import file_name, modeline, write_schemas
 from .model import BUILT_IN, Model, RecordType
 from .problems import BuildFailure, ContentError, UsageError, did_you_mean, print_problems
 from .slug import fold_id
@@ -17,8 +18,9 @@ def creatable(model: Model) -> dict[str, RecordType]:
 
 
 def scaffold(rtype: RecordType, name: str) -> str:
-    """Return the text of a new content file with every field of the type's declaration."""
-    lines = []
+    """Return the text of a new content file with every field of the type's declaration, its first
+    line pointing a YAML language server at the type's schema (see editors.py)."""
+    lines = [modeline(rtype)]
     for spec in rtype.fields:
         type_name, doc = spec.type, spec.doc
         if spec.name == "draft":
@@ -75,6 +77,16 @@ def command_new(args: argparse.Namespace) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(scaffold(rtype, args.name), encoding="utf-8")
     print(f"created {path}")
+    print(f"wrote {write_schemas(Path(args.source), model)}: the JSON Schema of each record type, for editors")
+    return 0
+
+
+def command_schema(args: argparse.Namespace) -> int:
+    from .read import read_model
+
+    model, _ = read_model(Path(args.source))
+    folder = write_schemas(Path(args.source), model, Path(args.out) if args.out else None)
+    print(f"wrote {folder}: {', '.join(file_name(rtype) for rtype in model.values())}")
     return 0
 
 
@@ -137,10 +149,12 @@ def parser() -> argparse.ArgumentParser:
     add_source = commands.add_parser("add-source", help="store a saved article's text in seeds/ and write its source file")
     add_source.add_argument("page", metavar="SAVED.html", help="the article's page, saved from a browser")
     add_source.add_argument("--id", help="the source's id (default: folded from the page's title)")
+    schema = commands.add_parser("schema", help="write a JSON Schema of each record type's front matter, for editors")
+    schema.add_argument("--out", help="folder to write into (default: schemas/ in the source folder, where files made by 'new' point)")
     serve = commands.add_parser("serve", help="build and preview with live reload")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    for sub in (build, check, new, add_source, serve):
+    for sub in (build, check, new, add_source, schema, serve):
         sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
     return main_parser
 
@@ -149,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
     handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
-               "serve": command_serve}[args.command]
+               "schema": command_schema, "serve": command_serve}[args.command]
     try:
         return handler(args)
     except ContentError as error:

@@ -383,7 +383,7 @@ def test_new_scaffolds_a_file_that_names_every_field(make_site, capsys):
     root = make_site()
     code, out, _ = run(capsys, "new", "person", "José Gómez", "--source", str(root))
     path = root / "content/people/jose-gomez.md"
-    assert code == 0 and out == f"created {path}\n"
+    assert code == 0 and out == f"created {path}\nwrote {root / 'schemas'}: the JSON Schema of each record type, for editors\n"
     text = path.read_text(encoding="utf-8")
     for name in ["name: \"José Gómez\"", "aliases: []", "anonymous: false", "summary:", "roles:", "affiliations:", "places:", "age:", "status:"]:
         assert name in text
