@@ -81,6 +81,31 @@ def command_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_quote(args: argparse.Namespace) -> int:
+    from .passages import SeedText, citation
+    from .read import MAX_SEED_BYTES, read_document, read_text
+
+    root = Path(args.source)
+    folder = root / "content" / "sources"
+    files = {path.stem: path for path in sorted(folder.glob("*.y*ml"))} if folder.is_dir() else {}
+    if args.source_id not in files:
+        raise UsageError(f"no source '{args.source_id}' in content/sources/{did_you_mean(args.source_id, files)}")
+    document, problems = read_document(root, files[args.source_id])
+    seed = document.meta.get("seed") if document is not None and isinstance(document.meta, dict) else None
+    if not isinstance(seed, str) or not (root / "seeds" / seed).is_file():
+        raise UsageError(f"source '{args.source_id}' names no stored text in seeds/ ('seed:'); run check for its problems")
+    text, problems = read_text(root, root / "seeds" / seed, MAX_SEED_BYTES)
+    if text is None:
+        raise ContentError(problems)
+    found = SeedText(text).find(args.words)
+    if not found:
+        print(f"dossier: no passage of seeds/{seed} has those words", file=sys.stderr)
+        return 1
+    for line, passage in found:
+        print(f"seeds/{seed}:{line}: {citation(args.source_id, passage)}")
+    return 0
+
+
 def command_schema(args: argparse.Namespace) -> int:
     from .read import read_model
 
@@ -149,12 +174,15 @@ def parser() -> argparse.ArgumentParser:
     add_source = commands.add_parser("add-source", help="store a saved article's text in seeds/ and write its source file")
     add_source.add_argument("page", metavar="SAVED.html", help="the article's page, saved from a browser")
     add_source.add_argument("--id", help="the source's id (default: folded from the page's title)")
+    quote = commands.add_parser("quote", help="print the passages of a source's stored text that hold some words, as citations ready to paste")
+    quote.add_argument("source_id", metavar="SOURCE", help="the source's id")
+    quote.add_argument("words", help="a few words of the passage")
     schema = commands.add_parser("schema", help="write a JSON Schema of each record type's front matter, for editors")
     schema.add_argument("--out", help="folder to write into (default: schemas/ in the source folder, where files made by 'new' point)")
     serve = commands.add_parser("serve", help="build and preview with live reload")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    for sub in (build, check, new, add_source, schema, serve):
+    for sub in (build, check, new, add_source, quote, schema, serve):
         sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
     return main_parser
 
@@ -163,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
     handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
-               "schema": command_schema, "serve": command_serve}[args.command]
+               "quote": command_quote, "schema": command_schema, "serve": command_serve}[args.command]
     try:
         return handler(args)
     except ContentError as error:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .markup import scan
 from .model import BUILT_IN, RESERVED, Model
-from .passages import SeedText, passage_id
+from .passages import SeedText, mark_differences, passage_id
 from .problems import Problem, did_you_mean
 from .schema import Citation, Record, SiteConfig, Source
 
@@ -176,7 +176,7 @@ class Linker:
         span = seed.locate(citation.quote)
         if span is None:
             closest = seed.closest(citation.quote)
-            hint = f'; closest passage: "{closest}"' if closest else "; no similar passage"
+            hint = f'; closest passage: "{mark_differences(citation.quote, closest)}"' if closest else "; no similar passage"
             self.error(record, citation.line, f"quote not found in source '{source.id}' (seeds/{source.seed}): \"{citation.quote}\"{hint}")
             return False
         pid = passage_id(citation.quote)

@@ -83,7 +83,7 @@ ERROR_CASES = {
     ),
     "quote not in its source": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.\n\nTorres drove.[@ap \"drove an armored truck across the bridge\"]\n"},
-        ['content/places/cucuta.md:7: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an armoured truck across the bridge."'],
+        ['content/places/cucuta.md:7: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an [armored→armoured] truck across the bridge."'],
     ),
     "missing seed": (
         {"content/sources/ap.yaml": "title: AP\noutlet: AP\nlanguage: en\nseed: ap-story.txt\n"},
@@ -179,7 +179,7 @@ ERROR_CASES = {
     ),
     "age quote not in its source": (
         {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage:\n  years: 27\n  as_of: 2019\n  source: ap\n  quote: Torres, 27\n---\n"},
-        ['content/people/jorge-torres.md:8: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres drove"'],
+        ['content/people/jorge-torres.md:8: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres [27→drove]"'],
     ),
     "figure quote not in its source": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - label: Trucks\n    value: '1'\n    source: ap\n    quote: drove two trucks\n---\n"},
@@ -187,7 +187,7 @@ ERROR_CASES = {
     ),
     "quote over two lines not in its source": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"drove a truck\nacross\"]\n"},
-        ['content/places/cucuta.md:5: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "armoured truck across"'],
+        ['content/places/cucuta.md:5: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "[drove a→armoured] truck across"'],
     ),
     "seed not UTF-8": (
         {"seeds/ap.txt": b"Sgt. Jorge Torres drove an armoured truck across the bridge.\nCaf\xe9\n"},
@@ -405,3 +405,13 @@ def test_site_json_has_the_public_shape(make_site, capsys):
     assert data["events"] == [{"id": "aid-convoy", "title": "Aid convoy", "date": "2019-02-23", "start": "2019-02-23", "end": "2019-02-23", "approximate": False, "summary": "The convoy.", "people": ["jorge-torres"], "url": "events/aid-convoy/"}]
     assert data["sources"][0] == {"id": "ap", "title": "AP story", "outlet": "The Associated Press", "byline": [], "published": None, "url": None, "seed": "ap.txt", "derived_from": None, "language": "en"}
     assert {"page": "people/jorge-torres/", "source": "ap", "quote": "drove an armoured truck across the bridge"} in data["citations"]
+
+
+def test_quote_prints_citations_ready_to_paste(make_site, capsys):
+    root = make_site()
+    code, out, err = run(capsys, "quote", "ap", "change history", "--source", str(root))
+    assert code == 0, err
+    assert out.splitlines()[0] == 'seeds/ap.txt:2: [@ap "“We’re going to change history,” Torres said."]'
+    assert run(capsys, "quote", "apx", "history", "--source", str(root))[:3:2] == (2, "dossier: error: no source 'apx' in content/sources/ (did you mean 'ap'?)\n")
+    code, out, err = run(capsys, "quote", "ap", "zebra crossing", "--source", str(root))
+    assert code == 1 and err == "dossier: no passage of seeds/ap.txt has those words\n"
