@@ -111,7 +111,19 @@ ERROR_CASES = {
     ),
     "invalid YAML": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: [a\n---\n"},
-        ["content/places/cucuta.md:4:1: error: invalid YAML: did not find expected ',' or ']'"],
+        ["content/places/cucuta.md:3:10: error: invalid YAML: this '[' is never closed with ']'"],
+    ),
+    "unclosed list before another key": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\naliases: [Cucuta, San José de Cúcuta\nsummary: S.\n---\n"},
+        ["content/places/cucuta.md:3:10: error: invalid YAML: this '[' is never closed with ']'"],
+    ),
+    "unclosed mapping": (
+        {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage: {years: 27, as_of: 2019\n---\n"},
+        ["content/people/jorge-torres.md:4:6: error: invalid YAML: this '{' is never closed with '}'"],
+    ),
+    "colon inside an unquoted value": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: A city: the biggest on the border.\n---\n"},
+        ["content/places/cucuta.md:3:16: error: invalid YAML: a colon and a space inside a value; quote the value: summary: \"A city: the biggest on the border.\""],
     ),
     "front matter never closed": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n"},
