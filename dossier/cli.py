@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from .editors import file_name, modeline, write_schemas
 from .model import BUILT_IN, Model, RecordType
 from .problems import BuildFailure, ContentError, UsageError, did_you_mean, print_problems
 from .slug import fold_id
@@ -17,11 +18,14 @@ def creatable(model: Model) -> dict[str, RecordType]:
 
 
 def scaffold(rtype: RecordType, name: str) -> str:
-    """Return the text of a new content file with every field of the type's declaration."""
-    lines = []
+    """Return the text of a new content file with every field of the type's declaration, its first
+    line pointing a YAML language server at the type's schema (see editors.py)."""
+    lines = [modeline(rtype)]
     for spec in rtype.fields:
         type_name, doc = spec.type, spec.doc
-        if spec.name in ("name", "title"):
+        if spec.name == "draft":
+            value = "true"
+        elif spec.name in ("name", "title"):
             value = _yaml_text(name)
         elif spec.name == "seed":
             value = f"{fold_id(name)}.txt"
@@ -43,7 +47,12 @@ def scaffold(rtype: RecordType, name: str) -> str:
         lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {comment}" if comment else ""))
     if rtype.file_format == "yaml":
         return "\n".join(lines) + "\n"
-    return "---\n" + "\n".join(lines) + "\n---\nWrite here, citing each claim: [@source-id \"verbatim quote\"].\n"
+    return "---\n" + "\n".join(lines) + "\n---\n" + PLACEHOLDER
+
+
+# A comment, not a citation: the file must build as written, and no source is known yet.
+PLACEHOLDER = ("<!-- Write here. Cite each claim: in square brackets, @ and the source's id, then the verbatim quote in double quotes; "
+               "`python build.py quote SOURCE \"a few words\"` prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
 
 
 def _yaml_text(text: str) -> str:
@@ -68,6 +77,41 @@ def command_new(args: argparse.Namespace) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(scaffold(rtype, args.name), encoding="utf-8")
     print(f"created {path}")
+    print(f"wrote {write_schemas(Path(args.source), model)}: the JSON Schema of each record type, for editors")
+    return 0
+
+
+def command_quote(args: argparse.Namespace) -> int:
+    from .passages import SeedText, citation
+    from .read import MAX_SEED_BYTES, read_document, read_text
+
+    root = Path(args.source)
+    folder = root / "content" / "sources"
+    files = {path.stem: path for path in sorted(folder.glob("*.y*ml"))} if folder.is_dir() else {}
+    if args.source_id not in files:
+        raise UsageError(f"no source '{args.source_id}' in content/sources/{did_you_mean(args.source_id, files)}")
+    document, problems = read_document(root, files[args.source_id])
+    seed = document.meta.get("seed") if document is not None and isinstance(document.meta, dict) else None
+    if not isinstance(seed, str) or not (root / "seeds" / seed).is_file():
+        raise UsageError(f"source '{args.source_id}' names no stored text in seeds/ ('seed:'); run check for its problems")
+    text, problems = read_text(root, root / "seeds" / seed, MAX_SEED_BYTES)
+    if text is None:
+        raise ContentError(problems)
+    found = SeedText(text).find(args.words)
+    if not found:
+        print(f"dossier: no passage of seeds/{seed} has those words", file=sys.stderr)
+        return 1
+    for line, passage in found:
+        print(f"seeds/{seed}:{line}: {citation(args.source_id, passage)}")
+    return 0
+
+
+def command_schema(args: argparse.Namespace) -> int:
+    from .read import read_model
+
+    model, _ = read_model(Path(args.source))
+    folder = write_schemas(Path(args.source), model, Path(args.out) if args.out else None)
+    print(f"wrote {folder}: {', '.join(file_name(rtype) for rtype in model.values())}")
     return 0
 
 
@@ -82,7 +126,7 @@ def command_add_source(args: argparse.Namespace) -> int:
 def command_check(args: argparse.Namespace) -> int:
     from .pipeline import check
 
-    problems = check(Path(args.source), strict=args.strict)
+    problems = check(Path(args.source), strict=args.strict, drafts=args.drafts)
     print_problems(problems)
     print("check passed: every reference resolved and every quote found in its source")
     return 0
@@ -96,7 +140,7 @@ def command_build(args: argparse.Namespace) -> int:
         raise UsageError(f"--base-url must start with https:// or http://, not {args.base_url!r}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
-    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs)
+    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs, drafts=args.drafts)
     print_problems(report.warnings)
     made = ", ".join(f"{count} {kind}" for kind, count in sorted(report.pages.items()))
     print(f"built {out}: {report.files} files ({made}) in {report.seconds:.2f} s")
@@ -121,17 +165,24 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--jobs", type=int, metavar="N",
                        help="processes rendering pages, and search indexing runs at a time (default: one per core); fewer use less memory")
     check = commands.add_parser("check", help="validate everything and write nothing")
-    check.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors (but a draft's own)")
+    for sub in (build, check):
+        sub.add_argument("--drafts", action="store_true", help="put in the records marked 'draft: true' (left out by default)")
     new = commands.add_parser("new", help="create a content file from the schema")
     new.add_argument("kind", help="what to make: " + ", ".join(sorted(creatable(BUILT_IN))) + ", or a type content/site.yaml declares")
     new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")
     add_source = commands.add_parser("add-source", help="store a saved article's text in seeds/ and write its source file")
     add_source.add_argument("page", metavar="SAVED.html", help="the article's page, saved from a browser")
     add_source.add_argument("--id", help="the source's id (default: folded from the page's title)")
+    quote = commands.add_parser("quote", help="print the passages of a source's stored text that hold some words, as citations ready to paste")
+    quote.add_argument("source_id", metavar="SOURCE", help="the source's id")
+    quote.add_argument("words", help="a few words of the passage")
+    schema = commands.add_parser("schema", help="write a JSON Schema of each record type's front matter, for editors")
+    schema.add_argument("--out", help="folder to write into (default: schemas/ in the source folder, where files made by 'new' point)")
     serve = commands.add_parser("serve", help="build and preview with live reload")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    for sub in (build, check, new, add_source, serve):
+    for sub in (build, check, new, add_source, quote, schema, serve):
         sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
     return main_parser
 
@@ -140,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
     handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
-               "serve": command_serve}[args.command]
+               "quote": command_quote, "schema": command_schema, "serve": command_serve}[args.command]
     try:
         return handler(args)
     except ContentError as error:

@@ -46,11 +46,11 @@ def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, d
 
 
 def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str | None = None, use_cache: bool = True,
-                 inputs: dict[str, bytes] | None = None) -> tuple[Session, Path | None]:
+                 inputs: dict[str, bytes] | None = None, drafts: str = "out") -> tuple[Session, Path | None]:
     """Return a session for building root into out, brought up to date, and the folder holding its
     last output (None when everything must be rendered): restored from the cache when the last build
     used the same code and options, else loaded afresh. inputs are the input digests, if known."""
-    session = cache.load(cache.state_file(root, (portable, base_url))) if use_cache else None
+    session = cache.load(cache.state_file(root, (portable, base_url, drafts))) if use_cache else None
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
@@ -59,7 +59,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
             session.take(session.inputs.refresh(changed))
         previous = out if intact(session.published, out) and set(session.published[1]) == set(session.written) else None  # type: ignore[index]
     else:
-        session = Session(root, portable=portable, base_url=base_url)
+        session = Session(root, portable=portable, base_url=base_url, drafts=drafts)
         session.load()
     session.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
     return session, previous
@@ -75,7 +75,7 @@ def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
     if session.body_cache is not None:
         session.body_cache.close()
     if use_cache:
-        options = (session.portable, session.base_url)
+        options = (session.portable, session.base_url, session.draft_mode)
         cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
         cache.save(cache.state_file(session.root, options), session)
         cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs.digests, session.published, session.problems))

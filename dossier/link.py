@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .markup import scan
 from .model import BUILT_IN, RESERVED, Model
-from .passages import SeedText, passage_id
+from .passages import SeedText, mark_differences, passage_id
 from .problems import Problem, did_you_mean
 from .schema import Citation, Record, SiteConfig, Source
 
@@ -75,9 +75,11 @@ class Linker:
     """Resolve references of one site, collecting problems as it goes."""
 
     def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset(),
-                 model: Model = BUILT_IN):
+                 model: Model = BUILT_IN, drafts: dict[Key, str] | None = None, draft_mode: str = "out"):
         self.records = records
         self.failed = failed  # records whose files have errors of their own: references to them stay silent
+        self.drafts = drafts or {}  # every draft's file, shown or not
+        self.draft_mode = draft_mode  # 'out' (build), 'preview' or 'in' (build --drafts): see Session
         self.problems: list[Problem] = []
         self.model = model
         config = next(iter(records.get("site", {}).values()), None) or default_config()
@@ -86,8 +88,26 @@ class Linker:
     def error(self, record: Record, line: int, message: str) -> None:
         self.problems.append(Problem(record.path, line, 0, "error", message))
 
+    def left_out_draft(self, record: Record, keys: list[Key], line: int) -> bool:
+        """Report a published record's link to a draft (an error where the site leaves the draft out,
+        a warning in the preview, which shows it); return whether the draft is left out."""
+        draft = next((key for key in keys if key in self.drafts), None)
+        if draft is None or (record.collection, record.id) in self.drafts:
+            return False
+        shown = draft[1] in self.records.get(draft[0], {})
+        if shown and self.draft_mode == "in":
+            return False
+        if shown or self.draft_mode == "out":
+            message = f"a draft ({self.drafts[draft]}) that build leaves out: finish it and remove 'draft: true', or build with --drafts"
+        else:
+            message = f"a draft ({self.drafts[draft]}) left out until its own problems are fixed"
+        self.problems.append(Problem(record.path, line, 0, "warning" if shown else "error", f"links to '{draft[1]}', {message}"))
+        return not shown
+
     def resolve_target(self, record: Record, target: str, line: int) -> Key | None:
         """Resolve '[[id]]' or '[[people/id]]' to a key, reporting unknown or ambiguous ids."""
+        if self.drafts and self.left_out_draft(record, [tuple(target.split("/", 1))] if "/" in target else [(kind, target) for kind in self.model], line):  # type: ignore[misc]
+            return None
         if self.failed and ("/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in self.model)):
             return None
         if "/" in target:
@@ -112,6 +132,8 @@ class Linker:
 
     def resolve_id(self, record: Record, kind: str, rid: str, *key: object) -> bool:
         """Check that a front-matter reference names an existing record of the right kind."""
+        if self.drafts and self.left_out_draft(record, [(kind, rid)], record_line(record, *key)):
+            return False
         if rid in self.records[kind]:
             return True
         if (kind, rid) in self.failed:
@@ -139,6 +161,8 @@ class Linker:
     def check_citation(self, record: Record, citation: Citation) -> bool:
         """Verify that a citation's quote occurs in its source's stored text."""
         sources = self.records["sources"]
+        if self.drafts and self.left_out_draft(record, [("sources", citation.source)], citation.source_line or citation.line):
+            return False
         if ("sources", citation.source) in self.failed:
             return False
         if citation.source not in sources:
@@ -152,7 +176,7 @@ class Linker:
         span = seed.locate(citation.quote)
         if span is None:
             closest = seed.closest(citation.quote)
-            hint = f'; closest passage: "{closest}"' if closest else "; no similar passage"
+            hint = f'; closest passage: "{mark_differences(citation.quote, closest)}"' if closest else "; no similar passage"
             self.error(record, citation.line, f"quote not found in source '{source.id}' (seeds/{source.seed}): \"{citation.quote}\"{hint}")
             return False
         pid = passage_id(citation.quote)
@@ -268,18 +292,19 @@ def record_line(record: Record, *key: object) -> int:
 
 
 def check_references(records: dict[str, dict[str, Record]], seeds: dict[str, SeedText], failed: set[Key], model: Model,
-                     salvaged: list[Record]) -> list[Problem]:
+                     salvaged: list[Record], drafts: dict[Key, str] | None = None, draft_mode: str = "out") -> list[Problem]:
     """Return the link, reference and citation problems of records whose files have errors of their
     own (see validate.salvage), checked against the valid records, so that none waits for the next run."""
-    linker = Linker(records, seeds, failed, model)
+    linker = Linker(records, seeds, failed, model, drafts, draft_mode)
     for record in salvaged:
         linker.link_record(record)
     return linker.problems
 
 
 def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] = frozenset(),
-         model: Model = BUILT_IN) -> tuple[Site, list[Problem]]:
-    """Resolve references, verify citations and compute backlinks; return the site and problems."""
-    linker = Linker(records, seeds, failed, model)
+         model: Model = BUILT_IN, drafts: dict[Key, str] | None = None, draft_mode: str = "out") -> tuple[Site, list[Problem]]:
+    """Resolve references, verify citations and compute backlinks; return the site and problems.
+    drafts are the draft records' files; draft_mode says whether the site shows them (see Session)."""
+    linker = Linker(records, seeds, failed, model, drafts, draft_mode)
     site = linker.run()
     return site, linker.problems

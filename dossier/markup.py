@@ -267,7 +267,7 @@ def paragraphs(body: str, first_line: int) -> list[tuple[int, str]]:
     start = first_line
     for offset, line in enumerate(body.split("\n") + [""]):
         stripped = line.strip()
-        if not stripped or stripped.startswith("#") or re.fullmatch(r"[-*_]{3,}", stripped):
+        if not stripped or stripped.startswith("#") or re.fullmatch(r"[-*_]{3,}|<!--.*-->", stripped):
             if block:
                 result.append((start, "\n".join(block)))
             block = []

@@ -140,7 +140,7 @@ def export_source(site: Any, source: Record) -> dict:
 def export_fields(site: Any, record: Record) -> dict:
     """Return a record of a project's own type as data/site.json holds it: every field, dates as written."""
     entry: dict[str, Any] = {"id": record.id}
-    for spec in site.model[record.collection].fields:
+    for spec in site.model[record.collection].fields[len(COMMON):]:  # not draft: a published record is none
         value = getattr(record, spec.name, None)
         entry[spec.name] = value.text if hasattr(value, "text") and spec.type == "date" else value
     entry["url"] = record.page_url
@@ -160,7 +160,9 @@ BUILT_IN: Model = {
     "sources": built_in("sources", "source", "Sources", Source, file_format="yaml", body_field="notes", audited=False, on_home=True, export=export_source),
     "pages": built_in("pages", "page", "Pages", Page, indexed=False, creatable=False, audited=False, on_home=True),
 }
-SETTINGS = built_in("site", "site settings", "Settings", SiteConfig, indexed=False, creatable=False, audited=False, file_format="yaml")
+COMMON = field_specs(Record)  # the fields every record type has: draft
+SETTINGS = RecordType("site", "site settings", "Settings", SiteConfig, field_specs(SiteConfig)[len(COMMON):], indexed=False, creatable=False,
+                      audited=False, file_format="yaml")  # the settings are no record: never a draft
 RESERVED = set(BUILT_IN) | {"site", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
 
 
@@ -246,7 +248,7 @@ def custom_types(types: Any, path: str, line_of: Callable[..., int]) -> tuple[Mo
         if not isinstance(singular, str) or not ID.fullmatch(singular):
             error(f"type '{collection}' needs 'singular', a lowercase word such as 'unit'", collection)
             continue
-        fields = custom_fields(declaration.get("fields"), collection, error)
+        fields = COMMON + custom_fields(declaration.get("fields"), collection, error)
         if not any(f.name in ("name", "title") and f.type == "text" for f in fields):
             error(f"type '{collection}' needs a 'name' or 'title' field of type text: links show it", collection, "fields")
         declared[collection] = RecordType(
@@ -276,7 +278,7 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
         where = (collection, "fields", name)
         if isinstance(declaration, str):
             declaration = {"type": declaration}
-        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in {"id", "path", "body", "collection", "values", "lines", "body_line"}:
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in {"id", "path", "body", "collection", "values", "lines", "body_line", *(f.name for f in COMMON)}:
             error(f"field name {name!r} of type '{collection}' should be a lowercase word not used by dossier", *where)
             continue
         if not isinstance(declaration, dict):

@@ -21,6 +21,9 @@ TYPOGRAPHIC = str.maketrans({
 })
 SPACE = re.compile(r"\s+")
 NON_SPACE = re.compile(r"\S+")
+SENTENCE = re.compile(r"\S.*?(?:[.!?…]+[\"'”’)\]]*(?=\s|$)|$)")  # up to a full stop (and any closing quotes) or the line's end
+WORD = re.compile(r"\w+")
+FOUND_AT_MOST = 5
 
 
 @functools.lru_cache(maxsize=4096)  # a quote is normalised to be found, then soon after for its anchor
@@ -89,6 +92,44 @@ class SeedText:
         while end < len(self.normal) and self.normal[end] != " ":
             end += 1
         return self.normal[start:end]
+
+
+    def find(self, words: str) -> list[tuple[int, str]]:
+        """Return the sentences of the text that hold the words, as (line, sentence), closest first
+        (the words as written, then most of the words, then the sentence's place), at most five."""
+        wanted = normalize(words).lower()
+        wanted_words = set(WORD.findall(wanted))
+        scored = []
+        for number, line in enumerate(self.text.split("\n"), start=1):
+            for sentence in SENTENCE.findall(line):
+                folded = normalize(sentence).lower()
+                shared = len(wanted_words & set(WORD.findall(folded))) / max(1, len(wanted_words))
+                if wanted in folded or shared >= 0.5:
+                    scored.append((wanted not in folded, -shared, number, sentence.strip()))
+        return [(number, sentence) for _, _, number, sentence in sorted(scored)[:FOUND_AT_MOST]]
+
+
+def mark_differences(quote: str, passage: str) -> str:
+    """Return the passage with each run of words that differs from the quote marked [quote's→passage's]
+    (words compared without case or punctuation): "began to [scrape→scratch] the door"."""
+    mine, theirs = normalize(quote).split(" "), normalize(passage).split(" ")
+
+    def key(word: str) -> str:
+        return "".join(WORD.findall(word.lower()))
+
+    matcher = difflib.SequenceMatcher(None, [key(w) for w in mine], [key(w) for w in theirs], autojunk=False)
+    shown = []
+    for operation, i1, i2, j1, j2 in matcher.get_opcodes():
+        if operation == "equal":
+            shown += theirs[j1:j2]
+        else:
+            shown.append(f"[{' '.join(mine[i1:i2])}→{' '.join(theirs[j1:j2])}]")
+    return " ".join(shown)
+
+
+def citation(source_id: str, passage: str) -> str:
+    """Return a citation of a passage, ready to paste: [@source "passage"], its straight double quotes escaped."""
+    return f'[@{source_id} "' + passage.replace("\\", "\\\\").replace('"', '\\"') + '"]'
 
 
 def text_fragment(quote: str) -> str:

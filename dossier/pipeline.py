@@ -31,47 +31,49 @@ class BuildReport:
     phases: dict[str, float] = field(default_factory=dict)  # seconds spent loading, rendering, indexing
 
 
-def load(root: Path) -> tuple[Site, list[Problem]]:
-    """Read, validate, link and audit a project; return the site and every problem found. The
-    preview and every build load through the same stages (Session.load)."""
-    session = Session(root)
+def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
+    """Read, validate, link and audit a project (with its drafts, if asked); return the site and
+    every problem found. The preview and every build load through the same stages (Session.load)."""
+    session = Session(root, drafts="in" if drafts else "out")
     session.load()
     assert session.site is not None
     return session.site, session.problems
 
 
-def check(root: Path, *, strict: bool = False) -> list[Problem]:
-    """Validate everything and write nothing; raise ContentError on errors (warnings too if strict)."""
-    _, problems = load(root)
+def check(root: Path, *, strict: bool = False, drafts: bool = False) -> list[Problem]:
+    """Validate everything and write nothing; raise ContentError on errors (warnings too if strict,
+    but a draft's own)."""
+    _, problems = load(root, drafts)
     stop_on_problems(problems, strict)
     return problems
 
 
 def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False, base_url: str | None = None,
-          use_cache: bool = True, workers: int | None = None) -> BuildReport:
+          use_cache: bool = True, workers: int | None = None, drafts: bool = False) -> BuildReport:
     """Build the site from root into out, leaving out untouched if anything fails; base_url overrides site.yaml's.
 
     With use_cache, the last build's work is reused (.dossier-cache/): only what changed since is
     read, relinked and rendered, unchanged files are carried over, and a build with nothing to do
     leaves out as it is. Pages are rendered by `workers` processes (default: one per core), and as
-    many Pagefind runs go at a time once they are rendered.
+    many Pagefind runs go at a time once they are rendered. drafts puts the draft records in.
     """
     started = time.perf_counter()
     check_output(out, root)
     with exclusive(out):
-        return build_exclusively(root, out, started, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache, workers=workers)
+        return build_exclusively(root, out, started, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache, workers=workers,
+                                 drafts="in" if drafts else "out")
 
 
 def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, strict: bool, base_url: str | None,
-                      use_cache: bool, workers: int | None) -> BuildReport:
+                      use_cache: bool, workers: int | None, drafts: str) -> BuildReport:
     """Build, once no other build is publishing to out (see build()): read, validate, link and audit
     (all in open_session), render, index, publish."""
     recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
-    summary, inputs = last_build(root, out, (portable, base_url)) if use_cache else (None, None)
+    summary, inputs = last_build(root, out, (portable, base_url, drafts)) if use_cache else (None, None)
     if summary is not None:  # nothing changed since the last build, and out is as it left it
         stop_on_problems(summary.problems, strict)
         return BuildReport(page_counts(summary.published[1]), len(summary.published[1]), time.perf_counter() - started, summary.problems)
-    session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs)
+    session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs, drafts=drafts)
     phases = {"load": time.perf_counter() - started}
     stop_on_problems(session.problems, strict)
     if previous is None or not session.up_to_date():
@@ -95,8 +97,8 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
 
 
 def stop_on_problems(problems: list[Problem], strict: bool) -> None:
-    """Stop the build on any error (or, if strict, any warning): nothing is written."""
-    if any(p.severity == "error" or strict for p in problems):
+    """Stop the build on any error (or, if strict, any warning but a draft's own): nothing is written."""
+    if any(p.severity == "error" or strict and not p.draft for p in problems):
         raise ContentError(problems)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 
@@ -17,6 +17,7 @@ class Problem:
     column: int = 0
     severity: str = "error"  # "error" or "warning"
     message: str = ""
+    draft: bool = field(default=False, compare=False)  # a draft's own problem: a warning, even under --strict
 
     def __str__(self) -> str:
         where = self.path
@@ -24,13 +25,18 @@ class Problem:
             where += f":{self.line}"
             if self.column:
                 where += f":{self.column}"
-        return one_line(f"{where}: {self.severity}: {self.message}")
+        return one_line(f"{where}: {self.severity}: {self.message}" + " (draft)" * self.draft)
 
 
 def one_line(text: str) -> str:
     """Show line breaks and control characters as escapes (\\n, \\x1b), so that a problem
     is always one line and content cannot send escape sequences to the terminal."""
     return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+def in_drafts(problems: Iterable[Problem], paths: set[str] | frozenset[str]) -> list[Problem]:
+    """Return problems with those of the draft files named made warnings marked as a draft's own."""
+    return [replace(p, severity="warning", draft=True) if p.path in paths else p for p in problems]
 
 
 class ContentError(Exception):

@@ -19,6 +19,7 @@ import yaml
 
 from .model import BUILT_IN, Model, custom_types
 from .problems import Problem
+from .yamlhints import explain
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -129,10 +130,10 @@ def load_yaml(text: str, path: str, line_offset: int = 0) -> tuple[Any, dict[Key
         code = f"U+{error.character:04X}" if isinstance(error.character, int) else repr(error.character)
         return None, {}, [Problem(path, line, column, "error", f"invalid YAML: character {code} is not allowed ({error.reason}); remove it")]
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
+        mark, message = explain(error, text)
         line = mark.line + 1 + line_offset if mark else line_offset + 1
         column = mark.column + 1 if mark else 0
-        return None, {}, [Problem(path, line, column, "error", f"invalid YAML: {error.problem or error.context}")]
+        return None, {}, [Problem(path, line, column, "error", f"invalid YAML: {message}")]
     except yaml.YAMLError as error:
         return None, {}, [Problem(path, line_offset + 1, 0, "error", f"invalid YAML: {error}")]
     finally:

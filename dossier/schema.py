@@ -71,6 +71,8 @@ class Record:
     body: str = ""
     body_line: int = 1
     lines: dict = field(default_factory=dict, compare=False, repr=False)
+    # The one field every record type has (model.field_specs gives it to each, and to the project's own types).
+    draft: bool = spec("bool", default=False, doc="true while being written: previewed under a banner, left out of build unless --drafts")
 
     @property
     def page_url(self) -> str:

@@ -37,7 +37,7 @@ class Preview:
 
     def __init__(self, root: Path, folder: Path):
         self.root, self.folder = root, folder
-        self.session = Session(root, defer_audit=True)
+        self.session = Session(root, defer_audit=True, drafts="preview")
         self.build = 0  # goes up whenever what the browser would show changes
         self.errors: list[Problem] = []
         self.warnings: set[Problem] = set()
@@ -60,6 +60,8 @@ class Preview:
         site = self.root / "site"
         self.session, previous = open_session(self.root, site)
         self.session.defer_audit = True
+        if self.session.show_drafts("preview"):  # site/ leaves the drafts out: render every page, and index them
+            previous = None
         outcome = self.session.render_into(self.folder, previous, os.cpu_count() or 1)
         if outcome.errors:
             print_problems(outcome.errors)
@@ -93,7 +95,7 @@ class Preview:
         try:
             if self.broken:  # the last rebuild failed part way: start afresh
                 before = set(self.session.written)
-                self.session = Session(self.root, defer_audit=True)
+                self.session = Session(self.root, defer_audit=True, drafts="preview")
                 self.session.load()
                 outcome = self.session.render()
                 outcome.changed, outcome.seconds = True, time.perf_counter() - started
@@ -193,7 +195,8 @@ def serve(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
         print(f"dossier: warning: serving on {host}: other machines on the network can see the preview", file=sys.stderr)
     if not free_port(host, port):
         other = next((p for p in range(port + 1, port + 50) if p < 65536 and free_port(host, p)), None)
-        suggestion = f"; try --port {other}" if other else ""
+        form = "make serve PORT=" if os.environ.get("DOSSIER_VIA_MAKE") else "--port "  # the Makefile sets DOSSIER_VIA_MAKE
+        suggestion = f"; try {form}{other}" if other else ""
         raise UsageError(f"port {port} on {host} is already in use{suggestion}")
     signal.signal(signal.SIGTERM, interrupt)
     folder = Path(tempfile.mkdtemp(prefix="dossier-preview-"))

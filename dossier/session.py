@@ -19,10 +19,11 @@ from typing import Callable, Iterable, Mapping
 from . import graph
 from .audit import Auditor
 from .cache import BodyCache
+from .drafts import MODES, draft_files, link_with_drafts
 from .inputs import Edits, Inputs, digest
-from .link import Key, Site, check_references, link
+from .link import Key, Site, check_references
 from .pool import render_pages
-from .problems import Problem
+from .problems import Problem, in_drafts
 from .relink import can_relink, relink
 from .render import Renderer
 from .schema import Record
@@ -53,8 +54,11 @@ class Outcome:
 class Session:
     """A project loaded in memory: its inputs, records, linked site and written outputs."""
 
-    def __init__(self, root: Path, *, portable: bool = False, base_url: str | None = None, defer_audit: bool = False):
+    def __init__(self, root: Path, *, portable: bool = False, base_url: str | None = None, defer_audit: bool = False, drafts: str = "out"):
+        assert drafts in MODES
         self.inputs = Inputs(root)
+        self.draft_mode = drafts  # 'out': build leaves drafts out; 'preview': shown, links to them warned of; 'in': build --drafts
+        self.drafts: dict[Key, str] = {}  # every draft's file, as last linked
         self.defer_audit = defer_audit  # the preview audits after the browser has reloaded
         self.audit_due = False
         self.portable = portable
@@ -96,6 +100,16 @@ class Session:
         self.pending = EVERYTHING
         self.link(None)
 
+    def show_drafts(self, mode: str) -> bool:
+        """Show drafts as the mode says from now on (the preview, opened from a build's session);
+        return whether that changes the site (then every page is to render again)."""
+        changed = mode != self.draft_mode and bool(self.drafts)
+        self.draft_mode = mode
+        if changed:
+            self.pending = EVERYTHING
+            self.link(None)
+        return changed
+
     def link(self, keys: set[Key] | None) -> None:
         """Validate, link and audit the site again, relinking only the given records when that is enough."""
         self.link_site(keys)
@@ -105,6 +119,10 @@ class Session:
 
     def link_site(self, keys: set[Key] | None) -> None:
         """Validate, link and audit the site again (only the given records when that is enough)."""
+        drafts = draft_files(self.inputs.entries)
+        if drafts or self.drafts:
+            keys = None  # drafts change what the site holds: link it all (drafts are few, and soon finished)
+        self.drafts = drafts
         placed = self.place(keys)
         if placed is not None:  # the same valid records, a few of them edited
             records, failed = placed, self.failed
@@ -119,7 +137,7 @@ class Session:
             site, per_file = relink(self.site, records, failed, keys)
             self.link_problems.update(per_file)
         else:
-            site, found = link(records, self.inputs.seed_texts, failed, self.inputs.model)
+            site, found, records, failed = link_with_drafts(records, self.inputs.seed_texts, failed, self.inputs.model, drafts, self.draft_mode)
             by_file: dict[str, list[Problem]] = defaultdict(list)
             for problem in found:
                 by_file[problem.path].append(problem)
@@ -127,7 +145,8 @@ class Session:
         if self.base_url:
             site.config = dataclasses.replace(site.config, base_url=self.base_url)
         self.site, self.failed = site, failed
-        self.problems = sorted(self.file_problems + [p for found in self.link_problems.values() for p in found] + self.salvaged_problems(records, failed))
+        found = self.file_problems + [p for found in self.link_problems.values() for p in found] + self.salvaged_problems(records, failed)
+        self.problems = sorted(in_drafts(found, set(drafts.values())))
         self.audit_due = not any(p.severity == "error" for p in self.problems)
         if not self.defer_audit:
             self.audit()
@@ -137,7 +156,7 @@ class Session:
         inputs = self.inputs
         salvaged = [record for e in inputs.entries.values() if e.record is None and e.document is not None and e.validation_problems
                     for record in [salvage(e.document, inputs.model)] if record is not None]
-        return check_references(records, inputs.seed_texts, failed, inputs.model, salvaged) if salvaged else []
+        return check_references(records, inputs.seed_texts, failed, inputs.model, salvaged, self.drafts, self.draft_mode) if salvaged else []
 
     def place(self, keys: set[Key] | None) -> dict[str, dict[str, Record]] | None:
         """Return the linked site's records with the edited ones replaced, when nothing else can have
@@ -159,7 +178,7 @@ class Session:
         """Add the editorial warnings to the problems, if the site has no errors; return the warnings."""
         if not self.audit_due or self.site is None:
             return []
-        warnings = self.auditor.audit(self.site)
+        warnings = in_drafts(self.auditor.audit(self.site), set(self.drafts.values()))
         self.problems = sorted(self.problems + warnings)
         self.audit_due = False
         return warnings

@@ -14,7 +14,7 @@ from .dateparse import parse_date
 from .dates import DateError
 from .problems import Problem, did_you_mean
 from .read import Document
-from .model import BUILT_IN, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
+from .model import BUILT_IN, COMMON, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
 from .schema import Record
 from .slug import fold_id, is_valid_id
 
@@ -133,8 +133,8 @@ def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check:
     for name, spec in known.items():
         value = meta.get(name)
         if value is None or value == "":
-            if spec.required:
-                check.error(key, f"{what} needs '{name}' ({spec.doc})" if spec.doc else f"{what} needs '{name}'")
+            if spec.required:  # at the line of the empty field, if it is there
+                check.error(key + (name,) if name in meta else key, f"{what} needs '{name}' ({spec.doc})" if spec.doc else f"{what} needs '{name}'")
             continue
         converted = convert(value, spec.type, key + (name,), check)
         if converted is not None:
@@ -157,8 +157,14 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
         return None, check.problems
     where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
     if rtype.record_class is CustomRecord:
-        return CustomRecord(**where, values={f.name: values.get(f.name, f.default) for f in rtype.fields}), []
+        return custom_record(where, rtype.fields, values), []
     return rtype.record_class(**where, **values), []
+
+
+def custom_record(where: dict, fields: tuple[FieldSpec, ...], values: dict) -> CustomRecord:
+    """Return a record of a project's own type: the fields every record has as attributes, its own in values."""
+    common = {f.name: values.get(f.name, f.default) for f in COMMON}
+    return CustomRecord(**where, **common, values={f.name: values.get(f.name, f.default) for f in fields if f.name not in common})
 
 
 def salvage(document: Document, model: Model = BUILT_IN) -> Record | None:
@@ -170,7 +176,7 @@ def salvage(document: Document, model: Model = BUILT_IN) -> Record | None:
     values = convert_fields(document.meta, rtype.fields, (), FieldCheck(document, []), "", partial=True) or {}
     where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
     if rtype.record_class is CustomRecord:
-        return CustomRecord(**where, values={f.name: values.get(f.name, f.default) for f in rtype.fields})
+        return custom_record(where, rtype.fields, values)
     return rtype.record_class(**where, **values)
 
 

@@ -45,6 +45,10 @@ ERROR_CASES = {
         {"content/places/cucuta.md": "---\nname: Cúcuta\n---\n"},
         ["content/places/cucuta.md:1: error: a place needs 'summary' (one plain sentence)"],
     ),
+    "required field left empty": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\naliases: []\nsummary: \"\"\n---\n"},
+        ["content/places/cucuta.md:4: error: a place needs 'summary' (one plain sentence)"],
+    ),
     "impossible date": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019-02-30\nsummary: S.\n---\n"},
         ["content/events/aid-convoy.md:3: error: 'date': '2019-02-30' is not a real day: February 2019 has 28 days"],
@@ -79,7 +83,7 @@ ERROR_CASES = {
     ),
     "quote not in its source": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.\n\nTorres drove.[@ap \"drove an armored truck across the bridge\"]\n"},
-        ['content/places/cucuta.md:7: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an armoured truck across the bridge."'],
+        ['content/places/cucuta.md:7: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an [armored→armoured] truck across the bridge."'],
     ),
     "missing seed": (
         {"content/sources/ap.yaml": "title: AP\noutlet: AP\nlanguage: en\nseed: ap-story.txt\n"},
@@ -107,7 +111,19 @@ ERROR_CASES = {
     ),
     "invalid YAML": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: [a\n---\n"},
-        ["content/places/cucuta.md:4:1: error: invalid YAML: did not find expected ',' or ']'"],
+        ["content/places/cucuta.md:3:10: error: invalid YAML: this '[' is never closed with ']'"],
+    ),
+    "unclosed list before another key": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\naliases: [Cucuta, San José de Cúcuta\nsummary: S.\n---\n"},
+        ["content/places/cucuta.md:3:10: error: invalid YAML: this '[' is never closed with ']'"],
+    ),
+    "unclosed mapping": (
+        {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage: {years: 27, as_of: 2019\n---\n"},
+        ["content/people/jorge-torres.md:4:6: error: invalid YAML: this '{' is never closed with '}'"],
+    ),
+    "colon inside an unquoted value": (
+        {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: A city: the biggest on the border.\n---\n"},
+        ["content/places/cucuta.md:3:16: error: invalid YAML: a colon and a space inside a value; quote the value: summary: \"A city: the biggest on the border.\""],
     ),
     "front matter never closed": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n"},
@@ -175,7 +191,7 @@ ERROR_CASES = {
     ),
     "age quote not in its source": (
         {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage:\n  years: 27\n  as_of: 2019\n  source: ap\n  quote: Torres, 27\n---\n"},
-        ['content/people/jorge-torres.md:8: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres drove"'],
+        ['content/people/jorge-torres.md:8: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres [27→drove]"'],
     ),
     "figure quote not in its source": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - label: Trucks\n    value: '1'\n    source: ap\n    quote: drove two trucks\n---\n"},
@@ -183,7 +199,7 @@ ERROR_CASES = {
     ),
     "quote over two lines not in its source": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"drove a truck\nacross\"]\n"},
-        ['content/places/cucuta.md:5: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "armoured truck across"'],
+        ['content/places/cucuta.md:5: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "[drove a→armoured] truck across"'],
     ),
     "seed not UTF-8": (
         {"seeds/ap.txt": b"Sgt. Jorge Torres drove an armoured truck across the bridge.\nCaf\xe9\n"},
@@ -379,7 +395,7 @@ def test_new_scaffolds_a_file_that_names_every_field(make_site, capsys):
     root = make_site()
     code, out, _ = run(capsys, "new", "person", "José Gómez", "--source", str(root))
     path = root / "content/people/jose-gomez.md"
-    assert code == 0 and out == f"created {path}\n"
+    assert code == 0 and out == f"created {path}\nwrote {root / 'schemas'}: the JSON Schema of each record type, for editors\n"
     text = path.read_text(encoding="utf-8")
     for name in ["name: \"José Gómez\"", "aliases: []", "anonymous: false", "summary:", "roles:", "affiliations:", "places:", "age:", "status:", "sort_name:"]:
         assert name in text
@@ -402,3 +418,13 @@ def test_site_json_has_the_public_shape(make_site, capsys):
     assert data["events"] == [{"id": "aid-convoy", "title": "Aid convoy", "date": "2019-02-23", "start": "2019-02-23", "end": "2019-02-23", "approximate": False, "summary": "The convoy.", "people": ["jorge-torres"], "url": "events/aid-convoy/"}]
     assert data["sources"][0] == {"id": "ap", "title": "AP story", "outlet": "The Associated Press", "byline": [], "published": None, "url": None, "seed": "ap.txt", "derived_from": None, "language": "en"}
     assert {"page": "people/jorge-torres/", "source": "ap", "quote": "drove an armoured truck across the bridge"} in data["citations"]
+
+
+def test_quote_prints_citations_ready_to_paste(make_site, capsys):
+    root = make_site()
+    code, out, err = run(capsys, "quote", "ap", "change history", "--source", str(root))
+    assert code == 0, err
+    assert out.splitlines()[0] == 'seeds/ap.txt:2: [@ap "“We’re going to change history,” Torres said."]'
+    assert run(capsys, "quote", "apx", "history", "--source", str(root))[:3:2] == (2, "dossier: error: no source 'apx' in content/sources/ (did you mean 'ap'?)\n")
+    code, out, err = run(capsys, "quote", "ap", "zebra crossing", "--source", str(root))
+    assert code == 1 and err == "dossier: no passage of seeds/ap.txt has those words\n"

@@ -116,8 +116,10 @@ def test_the_pages_workflow_builds_with_make_and_deploys_the_site_folder():
     workflow = yaml.safe_load((PROJECT / ".github/workflows/pages.yml").read_text(encoding="utf-8"))
     steps = workflow["jobs"]["build"]["steps"]
     assert any(step.get("run", "").startswith("make build") for step in steps)
-    assert {"uses": "actions/upload-pages-artifact@v3", "with": {"path": "site/"}} in steps
+    upload = next(step for step in steps if step.get("uses") == "actions/upload-pages-artifact@v3")
+    assert upload["with"] == {"path": "site/"} and upload["if"] == "github.event_name != 'pull_request'"
     assert workflow["jobs"]["deploy"]["steps"][0]["uses"].startswith("actions/deploy-pages@")
+    assert workflow["jobs"]["deploy"]["if"] == "github.event_name != 'pull_request'"  # a pull request is checked and built, not deployed
 
 
 def test_records_json_puts_each_record_on_a_line_of_its_own():

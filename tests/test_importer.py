@@ -156,8 +156,8 @@ def test_a_page_without_metadata_leaves_each_value_empty_and_names_it(make_site,
     code, _, err = run(capsys, "check", "--source", str(root))
     assert code == 1
     assert [line for line in err.splitlines() if ": error: " in line] == [
-        f"content/sources/{rid}.yaml:1: error: a source needs 'language' (language code, such as en)",
-        f"content/sources/{rid}.yaml:1: error: a source needs 'outlet' (publisher)",
+        f"content/sources/{rid}.yaml:2: error: a source needs 'outlet' (publisher)",  # each at the line of the empty field
+        f"content/sources/{rid}.yaml:9: error: a source needs 'language' (language code, such as en)",
     ]
     path = root / "content" / "sources" / f"{rid}.yaml"
     text = path.read_text(encoding="utf-8").replace('outlet: ""', 'outlet: "The Daily Record"').replace('language: ""', 'language: "en"')

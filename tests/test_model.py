@@ -103,7 +103,8 @@ def test_new_writes_a_project_type_from_its_declaration(make_site, capsys):
     root = make_site(UNIT_FILES)
     assert main(["new", "unit", "Fourth Brigade", "--source", str(root)]) == 0
     text = (root / "content/units/fourth-brigade.md").read_text(encoding="utf-8")
-    assert text.startswith('---\nname: "Fourth Brigade"  # the unit\'s name (required)\nsummary: ""  # required\n'
+    assert text.startswith('---\n# yaml-language-server: $schema=../../schemas/unit.schema.json\ndraft: true  # true while being written: previewed under a banner, left out of build unless --drafts\n'
+                           'name: "Fourth Brigade"  # the unit\'s name (required)\nsummary: ""  # required\n'
                            "based_in:\nmembers: []\nevents: []\nformed:\n---\n")
     assert main(["new", "regiment", "X", "--source", str(root)]) == 2
     assert "'new' makes one of event, group, person, place, source, unit, not 'regiment'" in capsys.readouterr().err

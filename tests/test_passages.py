@@ -44,3 +44,20 @@ def test_locate_finds_exactly_what_normalisation_finds(text, quote):
         assert span is None
     else:
         assert span is not None and normalize(text[span[0]:span[1]]) == wanted
+
+
+def test_differences_are_marked_your_words_then_the_sources():
+    from dossier.passages import mark_differences
+
+    assert mark_differences("the cat began to scrape the door", "the cat began to scratch the door.") == "the cat began to [scrape→scratch] the door."
+    assert mark_differences("he said it loudly", "he said it") == "he said it [loudly→]"
+    assert mark_differences("he said it", "he said it quietly") == "he said it [→quietly]"
+
+
+def test_find_gives_the_passages_that_match_closest_first_with_their_lines():
+    text = "The convoy stopped.\nSoldiers crossed the bridge at dawn. Others waited.\nA soldier crossed the river.\n"
+    found = SeedText(text).find("crossed the bridge")
+    assert found[0] == (2, "Soldiers crossed the bridge at dawn.")
+    assert (3, "A soldier crossed the river.") in found
+    assert all(line != 1 for line, _ in found)
+    assert len(SeedText("\n".join(f"Line {n} crossed." for n in range(20))).find("crossed")) == 5

@@ -15,7 +15,7 @@ def test_yaml_errors_are_shifted_by_the_front_matter_offset():
     text = "---\nname: A\nsummary: [unclosed\n---\n"
     document, problems = parse_markdown_file(text, "p.md", "people", "p")
     assert document is None
-    assert [(p.line, p.severity) for p in problems] == [(4, "error")]
+    assert [(p.line, p.severity) for p in problems] == [(3, "error")]  # the line of the unclosed [, after the opening ---
     assert problems[0].message.startswith("invalid YAML:")
 
 

@@ -86,7 +86,7 @@ MANY_EXPECTED = [
     "content/people/jorge-torres.md:4: error: unknown place 'cucta' in 'places'",
     "content/people/jorge-torres.md:6: error: quote not found in source 'ap' (seeds/ap.txt): \"not in the text\"; no similar passage",
     "content/people/jorge-torres.md:6: error: unknown link '[[nobody]]'",
-    "content/places/cucuta.md:4:1: error: invalid YAML: did not find expected ',' or ']'",
+    "content/places/cucuta.md:3:10: error: invalid YAML: this '[' is never closed with ']'",
     "content/sources/ap-copy.yaml:4: error: seed file 'seeds/missing.txt' does not exist",
     "content/sources/ap-copy.yaml:5: error: derived_from forms a cycle: ap-copy → ap-copy",
     "content/sources/ap.yml:1: error: id 'ap' is already used by content/sources/ap.yaml",

@@ -371,3 +371,15 @@ def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides()
         "check them against this livereload, then change the pin in pyproject.toml")
     assert callable(Server.application) and callable(Server._setup_logging)
     assert isinstance(Watcher()._changes, list) and isinstance(LiveReloadHandler.waiters, set)
+
+
+def test_a_taken_port_under_make_suggests_the_make_form(make_site, capsys, monkeypatch):
+    root = make_site()
+    monkeypatch.setenv("DOSSIER_VIA_MAKE", "1")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--source", str(root), "--port", str(port)]) == 2
+    error = capsys.readouterr().err
+    assert re.fullmatch(rf"dossier: error: port {port} on 127\.0\.0\.1 is already in use; try make serve PORT=\d+\n", error)

@@ -1,0 +1,109 @@
+"""JSON Schemas for editors: the real documentary's files fit them, and what they refuse the build
+refuses too, naming the same field."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import PROJECT
+from dossier.cli import main
+from dossier.model import BUILT_IN
+from dossier.problems import ContentError
+from dossier.read import content_files, read_document, read_model
+from dossier.pipeline import check
+
+
+@pytest.fixture(scope="module")
+def real_schemas(tmp_path_factory) -> dict[str, dict]:
+    out = tmp_path_factory.mktemp("schemas")
+    assert main(["schema", "--source", str(PROJECT), "--out", str(out)]) == 0
+    return {path.name: json.loads(path.read_text(encoding="utf-8")) for path in out.glob("*.schema.json")}
+
+
+def schema_for(schemas: dict[str, dict], kind: str) -> dict:
+    return schemas[f"{BUILT_IN[kind].singular}.schema.json"]
+
+
+def test_schema_writes_one_draft_2020_12_schema_per_record_type(real_schemas):
+    assert set(real_schemas) == {f"{rtype.singular}.schema.json" for rtype in BUILT_IN.values()}
+    person = real_schemas["person.schema.json"]
+    jsonschema.Draft202012Validator.check_schema(person)
+    assert person["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert person["required"] == ["name", "summary"] and person["additionalProperties"] is False
+    assert person["properties"]["summary"]["description"] == "one plain sentence (required)"
+    places = person["properties"]["places"]["anyOf"][0]["items"]["anyOf"]
+    assert "cucuta" in places[0]["enum"] and places[1]["pattern"].startswith("^")  # current ids offered, any id well formed
+    assert real_schemas["event.schema.json"]["properties"]["date_basis"]["anyOf"][0] == {"enum": ["stated", "inferred"]}
+
+
+def test_every_content_file_of_the_documentary_fits_its_schema(real_schemas):
+    model, _ = read_model(PROJECT)
+    files, _ = content_files(PROJECT, model)
+    checked = 0
+    for file in files:
+        document, problems = read_document(PROJECT, file)
+        assert document is not None, problems
+        if document.kind == "site":
+            continue
+        errors = [error.message for error in jsonschema.Draft202012Validator(schema_for(real_schemas, document.kind)).iter_errors(document.meta)]
+        assert not errors, f"{document.path}: {errors}"
+        checked += 1
+    assert checked > 50
+
+
+def fields_named(error: jsonschema.ValidationError) -> set[str]:
+    """Return the fields a schema error names: in its path, or quoted in its message (required, unexpected)."""
+    path = {str(part) for part in error.absolute_path if isinstance(part, str)}
+    within = {name for alternative in error.context for name in fields_named(alternative)}  # anyOf: each alternative's errors
+    return path | set(re.findall(r"'([a-z_]+)'", error.message)) | within
+
+
+BAD = {  # file, content, the field both must name
+    "unknown field": ("content/people/jorge-torres.md", "---\nnmae: Jorge Torres\nname: J\nsummary: S.\n---\n", "nmae"),
+    "text as a list": ("content/people/jorge-torres.md", "---\nname: [Jorge, Torres]\nsummary: S.\n---\n", "name"),
+    "required field missing": ("content/places/cucuta.md", "---\nname: Cúcuta\n---\n", "summary"),
+    "required field empty": ("content/places/cucuta.md", "---\nname: Cúcuta\nsummary: \"\"\n---\n", "summary"),
+    "not true or false": ("content/people/jorge-torres.md", "---\nname: J\nsummary: S.\nanonymous: maybe\n---\n", "anonymous"),
+    "not one of the choices": ("content/events/aid-convoy.md", "---\ntitle: A\ndate: 2019\ndate_basis: guessed\nsummary: S.\n---\n", "date_basis"),
+    "one id, not a list": ("content/people/jorge-torres.md", "---\nname: J\nsummary: S.\nplaces: cucuta\n---\n", "places"),
+    "not an id": ("content/places/cucuta.md", "---\nname: C\nsummary: S.\nlocated_in: Big Country\n---\n", "located_in"),
+    "capital tag": ("content/events/aid-convoy.md", "---\ntitle: A\ndate: 2019\ntags: [Aid]\nsummary: S.\n---\n", "tags"),
+    "age not a number": ("content/people/jorge-torres.md", "---\nname: J\nsummary: S.\nage: {years: old, as_of: 2019, source: ap, quote: q}\n---\n", "years"),
+    "age without its source": ("content/people/jorge-torres.md", "---\nname: J\nsummary: S.\nage: {years: 27, as_of: 2019, quote: q}\n---\n", "source"),
+    "figure with a field too many": ("content/events/aid-convoy.md", "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - {label: L, value: '1', source: ap, quote: q, unit: x}\n---\n", "unit"),
+    "not an address": ("content/sources/ap.yaml", "title: AP\noutlet: AP\nlanguage: en\nseed: ap.txt\nurl: ftp://example.org/\n", "url"),
+    "draft as a word": ("content/people/jorge-torres.md", "---\ndraft: maybe\nname: J\nsummary: S.\n---\n", "draft"),
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_what_the_schema_refuses_the_build_refuses_naming_the_same_field(make_site, case, tmp_path):
+    path, text, field = BAD[case]
+    root = make_site({path: text})
+    assert main(["schema", "--source", str(root), "--out", str(tmp_path / "schemas")]) == 0
+    kind = Path(path).parent.name
+    schema = json.loads((tmp_path / "schemas" / f"{BUILT_IN[kind].singular}.schema.json").read_text(encoding="utf-8"))
+    document, _ = read_document(root, root / path)
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(document.meta))
+    assert errors and any(field in fields_named(error) for error in errors), [e.message for e in errors]
+    with pytest.raises(ContentError) as refused:
+        check(root)
+    assert any(p.path == path and p.severity == "error" and re.search(rf"\b{field}\b", p.message) for p in refused.value.problems), refused.value.problems
+
+
+def test_new_points_the_file_at_its_schema(make_site, capsys):
+    root = make_site()
+    assert main(["new", "person", "Ana Ruiz", "--source", str(root)]) == 0
+    assert main(["new", "source", "Reuters story", "--source", str(root)]) == 0
+    person = (root / "content/people/ana-ruiz.md").read_text(encoding="utf-8")
+    assert person.startswith("---\n# yaml-language-server: $schema=../../schemas/person.schema.json\n")
+    source = (root / "content/sources/reuters-story.yaml").read_text(encoding="utf-8")
+    assert source.startswith("# yaml-language-server: $schema=../../schemas/source.schema.json\n")
+    event = json.loads((root / "schemas/event.schema.json").read_text(encoding="utf-8"))["properties"]  # new ids offered at once
+    assert "ana-ruiz" in event["people"]["anyOf"][0]["items"]["anyOf"][0]["enum"]
+    assert "reuters-story" in event["figures"]["anyOf"][0]["items"]["properties"]["source"]["anyOf"][0]["enum"]
