@@ -22,7 +22,9 @@ class Summary:
 
 
 def intact(published: tuple[str, dict[str, tuple[int, int]]] | None, out: Path) -> bool:
-    """Tell whether out still holds exactly the files a build published there, as it left them."""
+    """Tell whether out still holds exactly the files a build published there, as it left them: the
+    same size, and the same time of last change to within a second (an archive keeps whole seconds,
+    or a rounded fraction of one: a deploy restores the last site from one)."""
     if published is None or published[0] != str(out.resolve()):
         return False
     for path, expected in published[1].items():
@@ -30,7 +32,8 @@ def intact(published: tuple[str, dict[str, tuple[int, int]]] | None, out: Path) 
             stat = (out / path).stat()
         except OSError:
             return False
-        if (stat.st_size, stat.st_mtime_ns) != expected:
+        size, changed = expected
+        if stat.st_size != size or abs(stat.st_mtime_ns - changed) >= 1_000_000_000:
             return False
     return True
 

@@ -29,6 +29,7 @@ class BuildReport:
     seconds: float
     warnings: list[Problem]
     phases: dict[str, float] = field(default_factory=dict)  # seconds spent loading, rendering, indexing
+    rendered: int = 0  # pages rendered (the others were carried over from the last build)
 
 
 def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
@@ -76,12 +77,13 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
     session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs, drafts=drafts)
     phases = {"load": time.perf_counter() - started}
     stop_on_problems(session.problems, strict)
+    rendered = 0
     if previous is None or not session.up_to_date():
         workers = workers or os.cpu_count() or 1
         staging = Staging(out)
         search = SearchIndex(session, previous, workers)
         try:
-            render(session, staging.folder, previous, workers, search, phases)
+            rendered = render(session, staging.folder, previous, workers, search, phases)
             index(search, staging.folder, phases)
         except BaseException:
             search.stop()
@@ -93,7 +95,7 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
             removing.join()
     else:
         close_session(session, out, use_cache)
-    return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, session.problems, phases)
+    return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, session.problems, phases, rendered)
 
 
 def stop_on_problems(problems: list[Problem], strict: bool) -> None:
@@ -126,12 +128,13 @@ class SearchIndex:
             self.indexing.stop()
 
 
-def render(session: Session, folder: Path, previous: Path | None, workers: int, search: SearchIndex, phases: dict[str, float]) -> None:
-    """Render what changed into the staging folder and carry the rest over from previous."""
+def render(session: Session, folder: Path, previous: Path | None, workers: int, search: SearchIndex, phases: dict[str, float]) -> int:
+    """Render what changed into the staging folder and carry the rest over from previous; return how many pages were rendered."""
     started = time.perf_counter()
-    session.render_into(folder, previous, workers, searchable_done=search.start)
+    outcome = session.render_into(folder, previous, workers, searchable_done=search.start)
     release_free_memory()  # before Pagefind's runs widen to one per core
     phases["render"] = time.perf_counter() - started
+    return outcome.rendered
 
 
 def index(search: SearchIndex, folder: Path, phases: dict[str, float]) -> None:

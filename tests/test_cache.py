@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from conftest import copy_project
@@ -87,3 +88,23 @@ def test_the_cache_is_safe_to_delete_or_damage(make_site):
         edit(root, "content/places/cucuta.md", "A city!", "A city.")
         build(root, root / "site")
         assert tree(root / "site") == expected, damage
+
+
+def test_a_build_restored_from_an_archive_builds_warm_as_a_deploy_does(make_site, tmp_path):
+    """The Pages workflow keeps .dossier-cache/ and site/ between runs in an archive (actions/cache
+    uses tar): restored, they must still make the next build warm, rendering only what an edit changed."""
+    import tarfile
+
+    root = make_site()
+    build(root, root / "site")
+    with tarfile.open(tmp_path / "cache.tar", "w", format=tarfile.GNU_FORMAT) as archive:  # whole seconds, as GNU tar keeps them
+        for name in (".dossier-cache", "site"):
+            archive.add(root / name, arcname=name)
+    shutil.rmtree(root / ".dossier-cache")
+    shutil.rmtree(root / "site")
+    with tarfile.open(tmp_path / "cache.tar") as archive:
+        archive.extractall(root, filter="tar")
+    edit(root, "content/people/jorge-torres.md", "Torres drove a truck.", "Torres drove a small truck.")
+    report = build(root, root / "site")
+    assert report.rendered == 1  # the edited person's page alone, not every page
+    assert "a small truck" in (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
