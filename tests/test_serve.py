@@ -17,7 +17,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Awaitable, Callable, Iterator
 
 import pytest
 
@@ -303,19 +303,7 @@ def test_the_preview_brings_only_the_changed_part_of_a_large_index_up_to_date(tm
         assert any(b"marmalade" in gzip.decompress(fragment.read_bytes()) for fragment in fragments)
         preview.stop()
 
-    failures: list[BaseException] = []
-
-    def in_a_loop_of_its_own() -> None:  # the browser tests keep an event loop in the main thread
-        try:
-            asyncio.run(run())
-        except BaseException as error:
-            failures.append(error)
-
-    worker = threading.Thread(target=in_a_loop_of_its_own)
-    worker.start()
-    worker.join()
-    if failures:
-        raise failures[0]
+    in_a_loop_of_its_own(run)
 
 
 @pytest.mark.parametrize("kind", [InotifyWatcher, WatchfilesWatcher, PollingWatcher])
@@ -343,19 +331,7 @@ def test_each_watcher_reports_a_save_a_new_folder_and_a_deletion(make_site, kind
         await wait_for("seeds/ap.txt")
         watching.stop()
 
-    failures: list[BaseException] = []  # in a thread of its own: a browser test may have left this one's event loop running
-
-    def run() -> None:
-        try:
-            asyncio.run(edits())
-        except BaseException as error:
-            failures.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if failures:
-        raise failures[0]
+    in_a_loop_of_its_own(edits)
 
 
 def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides():
@@ -383,3 +359,21 @@ def test_a_taken_port_under_make_suggests_the_make_form(make_site, capsys, monke
         assert main(["serve", "--source", str(root), "--port", str(port)]) == 2
     error = capsys.readouterr().err
     assert re.fullmatch(rf"dossier: error: port {port} on 127\.0\.0\.1 is already in use; try make serve PORT=\d+\n", error)
+
+
+def in_a_loop_of_its_own(coroutine: Callable[[], Awaitable[None]]) -> None:
+    """Run a coroutine in an event loop of its own thread (the browser tests keep one running in the
+    main thread), raising here what it raised."""
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine())
+        except BaseException as error:
+            failures.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]
