@@ -20,6 +20,7 @@ from .link import Key, Site, front_matter_citations
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
+from .provenance import mark_inferred, marker
 from .quotes import own_quotes, shows_quotes
 from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
 from .views import facts, related
@@ -140,6 +141,8 @@ class Renderer:
         self.env.filters["date"] = lambda d: d.display() if d else ""
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
         self.env.filters["inner_quotes"] = inner_quotes
+        self.env.filters["provenance"] = mark_inferred
+        self.env.globals["provenance_marker"] = marker
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)

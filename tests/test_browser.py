@@ -128,6 +128,8 @@ def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served,
     def found(address: str, query: str) -> list[str]:
         page.goto(address + "search/?q=" + query)
         page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
+        while page.locator("#search-more").is_visible():  # every result, not only the first page of them
+            page.click("#search-more")
         return sorted(href.split("/site/", 1)[1] for href in page.eval_on_selector_all("#search-results li a", "links => links.map(a => a.href)"))
 
     parts = json.loads((parted_site / "pagefind/parts.json").read_text(encoding="utf-8"))["parts"]
@@ -258,6 +260,9 @@ def test_every_page_type_passes_axe_and_starts_with_the_skip_link(browser, serve
         assert page.evaluate("document.activeElement.className") == "skip-link"
     if kind == "search":
         page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
+        page.locator("#site-search-query").press_sequentially("Cúcuta")  # with the header box's list of results open
+        page.wait_for_function("() => document.getElementById('site-search-query').getAttribute('aria-expanded') === 'true'")
+        page.keyboard.press("ArrowDown")
     if kind == "person":
         page.focus("sup.citation >> nth=0 >> a")  # with a citation preview open
     violations = Axe().run(page).response["violations"]

@@ -40,7 +40,7 @@ def test_every_record_page_is_marked_for_indexing_with_its_type(make_site):
         assert f'data-pagefind-body data-pagefind-meta="type:{kind}"' in html, path
     assert "data-pagefind-body" not in (root / "site/timeline/index.html").read_text(encoding="utf-8")
     header = (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
-    assert '<form class="site-search" role="search" action="../../search/" method="get">' in header
+    assert '<form class="site-search" role="search" action="../../search/" method="get" data-pagefind="../../pagefind/pagefind.js">' in header
 
 
 def test_a_failed_index_stops_the_build_and_leaves_the_old_site(make_site, monkeypatch):
@@ -77,7 +77,7 @@ def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):
         data = json.loads(text[text.index("{"):])
         contents[data["url"].rstrip("/").rsplit("/", 1)[-1]] = data["content"]
     torres = contents["jorge-torres"]
-    assert "Also written Jorge Torres Role National Guard sergeant; driver Affiliation Venezuelan National Guard Status" in torres
+    assert "Role National Guard sergeant; driver Affiliation Venezuelan National Guard Status" in torres and "Also written" not in torres
     assert "Date 23 February 2019, as stated" in contents["aid-convoy-blocked"]
 
 
@@ -231,3 +231,12 @@ def test_indexing_runs_no_more_pagefinds_at_a_time_than_it_is_allowed(make_site,
     assert main(["build", "--source", str(root), "--jobs", "0"]) == 2
     assert main(["build", "--source", str(root), "--jobs", "1", "--out", str(root / "one")]) == 0
     assert tree(root / "one/pagefind") == tree(root / "site/pagefind")
+
+
+def test_page_furniture_is_not_indexed(real_site):
+    contents = {url.strip("/"): text for url, text in indexed_urls(real_site / "pagefind").items()}
+    assert len(contents) > 100
+    for url, text in contents.items():
+        for furniture in ("Mentioned on", "Sources cited", "↑", "Cited by", "The article as stored", "Notes on this source"):
+            assert furniture not in text, (url, furniture)
+    assert "Small hotels in Cúcuta" in contents["places/cucuta"]  # the lists themselves are searched

@@ -1,39 +1,80 @@
-// The search page: Pagefind's index over http(s); from disk (file://), where browsers refuse to load
-// Pagefind's modules, the plain index in search/fallback.js that portable builds carry.
+// Search, on every page: the search page (search/?q=…) lists every result, a page at a time, and the
+// header's box offers the best results as a listbox while the reader types. Over http(s) the engine
+// is Pagefind; from disk (file://), where browsers refuse to load Pagefind's modules, it is the plain
+// index of search/fallback.js that portable builds carry. Both find a page when every word of the
+// query starts a word of it, and both order results by one rule (see rank).
 (function () {
   "use strict";
-  var form = document.querySelector("form.search-form");
-  var input = document.getElementById("search-query");
-  var status = document.getElementById("search-status");
-  var list = document.getElementById("search-results");
-  if (!form || !input) return;
+  var PAGE = 20;  // results the search page adds at a time
+  var OFFERED = 8;  // results the header's listbox offers
+  var header = document.querySelector("form.site-search");
+  if (!header) return;
   var engine = null;
-  var latest = 0;
+  var here = document.currentScript ? document.currentScript.src : document.baseURI;
 
   function fold(text) {
     return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
-  function fallbackEngine(pages) {
-    var folded = pages.map(function (page) { return { page: page, title: fold(page.title), text: fold(page.text) }; });
+  function wordsOf(text) {
+    return fold(text).match(/[\p{L}\p{N}]+/gu) || [];
+  }
+
+  function startsSome(words, term) {
+    return words.some(function (word) { return word.lastIndexOf(term, 0) === 0; });
+  }
+
+  // The order: pages whose title holds every word of the query first, the closest first (fewest
+  // other words in the title, then the shortest title, then by title); then the others, in the
+  // engine's order of relevance. Array sort is stable, so ties keep the engine's order.
+  function rank(results, terms) {
+    var keyed = results.map(function (result) {
+      var words = wordsOf(result.title || "");
+      var titled = terms.every(function (term) { return startsSome(words, term); });
+      var others = words.filter(function (word) { return !terms.some(function (term) { return word.lastIndexOf(term, 0) === 0; }); });
+      return { result: result, titled: titled, others: others.length };
+    });
+    keyed.sort(function (a, b) {
+      if (a.titled !== b.titled) return a.titled ? -1 : 1;
+      if (!a.titled) return 0;
+      return a.others - b.others || a.result.title.length - b.result.title.length ||
+        (a.result.title < b.result.title ? -1 : a.result.title > b.result.title ? 1 : 0);
+    });
+    return keyed.map(function (entry) { return entry.result; });
+  }
+
+  // As Pagefind does: a page is found when the stem of every word of the query starts the stem of
+  // one of its words ("defected" finds "defectors").
+  function fallbackEngine(pages, root) {
+    var stems = new Map();
+    function stemsOf(text) {
+      return wordsOf(text).map(function (word) {
+        if (!stems.has(word)) stems.set(word, window.dossierStem(word));
+        return stems.get(word);
+      });
+    }
+    var indexed = pages.map(function (page) {
+      return { page: page, text: fold(page.text), words: Array.from(new Set(stemsOf(page.title + " " + page.text))) };
+    });
     return {
       search: function (query) {
-        var terms = fold(query).split(/\s+/).filter(Boolean);
+        var terms = stemsOf(query);
         var phrase = terms.join(" ");
-        var hits = folded.filter(function (entry) {
-          return terms.every(function (term) { return entry.title.indexOf(term) >= 0 || entry.text.indexOf(term) >= 0; });
+        var hits = indexed.filter(function (entry) {
+          return terms.length && terms.every(function (term) { return startsSome(entry.words, term); });
         }).map(function (entry) {
-          var score = (entry.title.indexOf(phrase) >= 0 ? 100 : 0) + (entry.text.indexOf(phrase) >= 0 ? 10 : 0);
+          var score = entry.text.indexOf(phrase) >= 0 ? 10 : 0;
           terms.forEach(function (term) { score += entry.text.split(term).length - 1; });
           return { entry: entry, score: score };
         }).sort(function (a, b) { return b.score - a.score; });
         return Promise.resolve(hits.map(function (hit) {
           var page = hit.entry.page;
-          var at = hit.entry.text.indexOf(phrase) >= 0 ? hit.entry.text.indexOf(phrase) : hit.entry.text.indexOf(terms[0]);
+          var text = hit.entry.text;
+          var at = text.indexOf(phrase) >= 0 ? text.indexOf(phrase) : Math.max(0, text.indexOf(terms[0]));
           var start = Math.max(0, at - 80);
           var excerpt = (start ? "…" : "") + page.text.slice(start, at + 160) + "…";
-          var url = page.url === "" || page.url.slice(-1) === "/" ? page.url + "index.html" : page.url;
-          return { url: "../" + url, title: page.title, type: page.type, excerpt: excerpt, terms: terms };
+          var path = page.url === "" || page.url.slice(-1) === "/" ? page.url + "index.html" : page.url;
+          return { url: new URL(path, root).href, title: page.title, type: page.type, excerpt: excerpt, terms: terms };
         }));
       }
     };
@@ -48,28 +89,25 @@
     return fetch(listing).then(function (response) {
       return response.ok ? response.json() : { parts: [] };
     }).then(function (found) {
-      var parts = found.parts || [];
-      return Promise.all(parts.map(function (part) {
+      return Promise.all((found.parts || []).map(function (part) {
         return pagefind.mergeIndex(new URL(part, listing).href);
-      })).then(function () { return parts.length; });
+      }));
     });
   }
 
-  function pagefindEngine() {
-    var address = new URL(form.getAttribute("data-pagefind"), document.baseURI).href;
+  function pagefindEngine(address) {
     return import(address).then(function (pagefind) {
       return pagefind.options({ excerptLength: 30 }).then(function () {
         return mergeParts(pagefind, address);
-      }).then(function (extra) {
+      }).then(function () {
         return {
           search: function (query) {
-            return pagefind.search(query).then(function (found) {
-              var wordPages = extra ? extra + 1 : 0;  // at most one a part, and only when there are parts
-              return Promise.all(found.results.slice(0, 30 + wordPages).map(function (result) { return result.data(); }));
+            return pagefind.search(query).then(function (found) {  // every result: the order needs each title
+              return Promise.all(found.results.map(function (result) { return result.data(); }));
             }).then(function (pages) {
               return pages.filter(function (page) {
                 return page.url.slice(-VOCABULARY.length) !== VOCABULARY;
-              }).slice(0, 30).map(function (page) {
+              }).map(function (page) {
                 return { url: page.url, title: page.meta.title, type: page.meta.type || "", excerptHtml: page.excerpt };
               });
             });
@@ -79,103 +117,49 @@
     });
   }
 
+  function loadScript(address) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = address;
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.appendChild(script);
+    });
+  }
+
   function load() {
     if (!engine) {
-      engine = location.protocol === "file:"
-        ? Promise.resolve(fallbackEngine(window.dossierSearchPages || []))
-        : pagefindEngine();
+      var fallback = header.getAttribute("data-fallback");
+      if (location.protocol === "file:" && fallback) {
+        var address = new URL(fallback, document.baseURI).href;
+        engine = Promise.all([
+          window.dossierSearchPages ? null : loadScript(address), window.dossierStem ? null : loadScript(new URL("stem.js", here).href),
+        ]).then(function () {
+          return fallbackEngine(window.dossierSearchPages || [], new URL("../", address).href);
+        });
+      } else {
+        engine = pagefindEngine(new URL(header.getAttribute("data-pagefind"), document.baseURI).href);
+      }
     }
     return engine;
   }
 
-  // Excerpts: text, with the matched words marked; nothing else from the index becomes markup.
-  function excerptNode(result) {
-    var paragraph = document.createElement("p");
-    paragraph.className = "excerpt";
-    if (result.excerptHtml !== undefined) {
-      var template = document.createElement("template");
-      template.innerHTML = result.excerptHtml;
-      template.content.childNodes.forEach(function (node) {
-        if (node.nodeName === "MARK") {
-          var mark = document.createElement("mark");
-          mark.textContent = node.textContent;
-          paragraph.appendChild(mark);
-        } else {
-          paragraph.appendChild(document.createTextNode(node.textContent));
-        }
-      });
-      return paragraph;
-    }
-    var text = result.excerpt;
-    var lower = fold(text);
-    var position = 0;
-    while (position < text.length) {
-      var next = -1;
-      var size = 0;
-      result.terms.forEach(function (term) {
-        var at = lower.indexOf(term, position);
-        if (at >= 0 && (next < 0 || at < next)) { next = at; size = term.length; }
-      });
-      if (next < 0) { paragraph.appendChild(document.createTextNode(text.slice(position))); break; }
-      paragraph.appendChild(document.createTextNode(text.slice(position, next)));
-      var mark = document.createElement("mark");
-      mark.textContent = text.slice(next, next + size);
-      paragraph.appendChild(mark);
-      position = next + size;
-    }
-    return paragraph;
-  }
-
-  function show(query, results) {
-    list.textContent = "";
-    results.forEach(function (result) {
-      var item = document.createElement("li");
-      var heading = document.createElement("p");
-      heading.className = "result-title";
-      var link = document.createElement("a");
-      link.href = result.url;
-      link.textContent = result.title || result.url;
-      heading.appendChild(link);
-      if (result.type) {
-        var type = document.createElement("span");
-        type.className = "result-type";
-        type.textContent = result.type;
-        heading.appendChild(document.createTextNode(" "));
-        heading.appendChild(type);
-      }
-      item.appendChild(heading);
-      item.appendChild(excerptNode(result));
-      list.appendChild(item);
-    });
-    var count = results.length === 1 ? "1 result" : results.length + " results";
-    status.textContent = results.length ? count + " for “" + query + "”." : "Nothing found for “" + query + "”.";
-  }
-
-  function run(query) {
-    var ticket = ++latest;
-    query = query.trim();
-    if (!query) { list.textContent = ""; status.textContent = ""; return; }
-    status.textContent = "Searching for “" + query + "”…";
-    load().then(function (search) { return search.search(query); }).then(function (results) {
-      if (ticket === latest) show(query, results);
-    }).catch(function () {
-      if (ticket === latest) status.textContent = "Search could not load here. Browse the people, timeline or sources instead.";
+  // Every result, ranked; a query with no words finds nothing.
+  function find(query) {
+    var terms = wordsOf(query);
+    if (!terms.length) return Promise.resolve([]);
+    return load().then(function (search) { return search.search(query); }).then(function (results) {
+      return rank(results, terms);
     });
   }
 
-  var timer = null;
-  input.addEventListener("input", function () {
-    clearTimeout(timer);
-    timer = setTimeout(function () { run(input.value); }, 200);
-  });
-  form.addEventListener("submit", function (event) {
-    event.preventDefault();
-    try { history.replaceState(null, "", "?q=" + encodeURIComponent(input.value)); } catch (error) { /* file:// may refuse */ }
-    run(input.value);
-  });
-  var initial = new URLSearchParams(location.search).get("q");
-  if (initial) {
-    input.value = initial;
-    run(initial);
+  function debounced(action) {
+    var timer = null;
+    return function () {
+      clearTimeout(timer);
+      timer = setTimeout(action, 150);
+    };
   }
+
+  window.dossierSearch = { find: find, fold: fold, debounced: debounced, PAGE: PAGE, OFFERED: OFFERED };
 })();

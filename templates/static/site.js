@@ -39,6 +39,27 @@
   document.addEventListener("pointerdown", function (event) {
     touch = event.pointerType === "touch";
   });
+  // Provenance markers (.prov): a click or tap shows or hides the note; Escape or a click elsewhere hides it.
+  function closeNotes(except) {
+    document.querySelectorAll(".prov.open, .prov:hover, .prov:focus-within").forEach(function (note) {
+      if (note !== except) { note.classList.remove("open"); note.classList.add("dismissed"); }
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var note = event.target.closest ? event.target.closest(".prov") : null;
+    closeNotes(note);
+    if (note && event.target.closest(".prov-mark")) {
+      var shown = note.classList.contains("open");
+      note.classList.toggle("open", !shown);
+      note.classList.toggle("dismissed", shown);
+    }
+  });
+  ["focusin", "mouseover"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var note = event.target.closest ? event.target.closest(".prov") : null;
+      if (note && !note.contains(event.relatedTarget) && !note.classList.contains("open")) note.classList.remove("dismissed");
+    });
+  });
   document.addEventListener("click", function (event) {
     var marker = markerOf(event.target);
     var link = marker && event.target.closest("a");
@@ -61,6 +82,7 @@
   document.addEventListener("keydown", function (event) {
     touch = false;
     if (event.key !== "Escape") return;
+    closeNotes(null);
     document.querySelectorAll(".citation:hover, .citation:focus-within, .citation.open").forEach(function (marker) {
       marker.classList.remove("open");
       marker.classList.add("dismissed");

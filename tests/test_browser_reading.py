@@ -1,0 +1,86 @@
+"""Reading in a real browser: a source page puts its article first, with compact "cited by" notes
+beside each passage; provenance notes are a tap, hover or disclosure away from the reading text."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_browser import served  # noqa: F401 (fixture)
+
+SOURCES = ("sources/ap-desertion-translation/", "sources/ap-desertion/", "sources/wapo-military/", "sources/npr-adrift/")
+
+ARTICLE_GEOMETRY = """() => {
+    const first = document.querySelector('.article > p:not(.note), .article > aside.inserted');
+    const top = el => el.getBoundingClientRect().top + scrollY;
+    const tall = [];
+    for (const block of document.querySelectorAll('.article .cited-by')) {
+        const passage = block.previousElementSibling;
+        if (block.getBoundingClientRect().height > passage.getBoundingClientRect().height)
+            tall.push([passage.textContent.slice(0, 40), Math.round(block.getBoundingClientRect().height), Math.round(passage.getBoundingClientRect().height)]);
+    }
+    return {first: top(first), tall: tall, blocks: document.querySelectorAll('.article .cited-by').length};
+}"""
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_a_source_page_starts_with_its_article_and_keeps_cited_by_small(browser, served, source):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + source)
+    shown = page.evaluate(ARTICLE_GEOMETRY)
+    assert shown["first"] < 1200, shown["first"]
+    assert shown["blocks"] > 0 and shown["tall"] == []
+    opened = page.locator(".article .cited-by").first
+    opened.locator("summary").click()  # the list of citing pages opens on demand
+    assert opened.locator("a").first.is_visible()
+    context.close()
+
+
+def test_the_table_of_contents_at_the_top_reaches_each_part_of_a_source_page(page, served):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(served + "sources/ap-desertion-translation/")
+    toc = page.locator("nav.page-toc")
+    assert toc.count() == 1 and toc.bounding_box()["y"] < 600
+    for link in toc.locator("a").all():
+        target = link.get_attribute("href")
+        assert target.startswith("#") and page.locator(target).count() == 1, target
+
+
+SHOWN_PROVENANCE = """() => {  // the text of the main column a reader sees, notes left out unless shown
+    const hidden = el => { const r = el.getBoundingClientRect(); return r.width <= 1 || r.height <= 1 || !el.checkVisibility(); };
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    const seen = [];
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) if (t.textContent.trim() && !hidden(t.parentElement) && !t.parentElement.closest('.provenance-full')) seen.push(t.textContent);
+    return seen.join(' ');
+}"""
+
+
+@pytest.mark.parametrize("address, crowding", [
+    ("timeline/", "(inferred)"), ("people/", "(year inferred)"), ("people/angel/", "(year inferred)"),
+    ("events/angel-crosses/", "The Washington Post gives 'Feb. 28' without a year"), ("sources/ap-desertion-translation/", "This is the date of the translated version"),
+])
+def test_provenance_notes_are_a_tap_away_and_stay_in_the_text(page, served, address, crowding):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(served + address)
+    assert crowding not in page.evaluate(SHOWN_PROVENANCE)
+    marker = page.locator("main .prov-mark").first
+    note = page.locator("main .prov-note").first
+    assert marker.is_visible() and marker.text_content().strip() in ("inferred", "year inferred", "date inferred")
+    assert page.evaluate("""n => { const s = getComputedStyle(n); return s.display !== 'none' && s.visibility !== 'hidden' && !n.closest('[aria-hidden=true]'); }""", note.element_handle())
+    assert note.bounding_box() is None or note.bounding_box()["width"] <= 1  # in the text for screen readers, out of sight
+    marker.click()
+    assert note.bounding_box()["width"] > 50 and note.is_visible()
+    page.keyboard.press("Escape")
+    assert note.bounding_box()["width"] <= 1
+
+
+def test_an_event_gives_its_date_note_in_full_with_its_sources(page, served):
+    page.goto(served + "events/angel-crosses/")
+    full = page.locator("#date-note")
+    assert full.is_visible() and "The Washington Post gives 'Feb. 28' without a year" in full.text_content()
+    assert page.evaluate("document.querySelector('#date-note').compareDocumentPosition(document.querySelector('.references')) & Node.DOCUMENT_POSITION_FOLLOWING")
+
+
+def test_also_written_leaves_out_the_name_itself(page, served):
+    page.goto(served + "people/jorge-torres/")
+    assert page.locator(".infobox dt", has_text="Also written").count() == 0
