@@ -22,7 +22,8 @@ from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .quotes import own_quotes
 from .schema import Event, Record, Source
-from .timeline import Filter, axis_svg, facet_values, facets, timeline_filters
+from .axis import axis_figure
+from .timeline import Filter, facet_values, facets, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -201,7 +202,7 @@ class Renderer:
         self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
         self.env.filters["inner_quotes"] = inner_quotes
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
-        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=lambda event: facet_values(self.site, event),
+        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=lambda event: facet_values(self.site, event),
             own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
