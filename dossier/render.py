@@ -23,6 +23,7 @@ from .passages import passage_id, text_fragment
 from .quotes import own_quotes
 from .schema import Event, Record, Source
 from .axis import axis_figure
+from .contents import add_contents, contents_marker
 from .timeline import Filter, facet_values, facets, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -203,7 +204,8 @@ class Renderer:
         self.env.filters["inner_quotes"] = inner_quotes
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=lambda event: facet_values(self.site, event),
-            own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
+            own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id,
+            contents=contents_marker)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
@@ -238,7 +240,7 @@ class Renderer:
             site=self.site, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
             singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed}, **values,
         )
-        return output_path(url), html.encode("utf-8")
+        return output_path(url), add_contents(html).encode("utf-8")
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
         """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its

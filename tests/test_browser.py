@@ -321,12 +321,12 @@ def test_the_not_found_page_is_styled_and_leads_home_at_any_address(page, real_s
             response = page.goto(address + missing)
             assert response.status == (200 if missing == "404.html" else 404)
             assert page.inner_text("h1") == "Page not found"
-            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px", missing  # the stylesheet applied
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "1120px", missing  # the stylesheet applied
             assert page.evaluate("document.querySelector('.skip-link').href") == address + missing + "#main"
             page.click("main >> text=home page")
             page.wait_for_url(address)
             assert page.locator("link[rel=alternate][type='application/atom+xml']").count() == 1 and page.inner_text("h1") != "Page not found"
-            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "960px"
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "1120px"
 
 
 QUOTATIONS = """() => {

@@ -79,3 +79,71 @@ def test_on_a_phone_every_page_type_of_its_own_layout_passes_axe(browser, served
     violations = Axe().run(page).response["violations"]
     assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations if v["impact"] in ("serious", "critical")] == []
     context.close()
+
+
+LEFT_EDGES = """() => ['.site-title', 'main h1', '.site-footer p'].map(s => document.querySelector(s).getBoundingClientRect().left)"""
+
+
+@pytest.mark.parametrize("size", [PHONE, DESK], ids=["phone", "desk"])
+def test_header_main_and_footer_start_at_one_left_edge(browser, served, size):  # noqa: F811
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    for address in ("", "people/jorge-torres/", "timeline/", "about/"):
+        page.goto(served + address)
+        title, heading, footer = page.evaluate(LEFT_EDGES)
+        assert abs(title - heading) <= 1 and abs(footer - heading) <= 1, (address, title, heading, footer)
+    context.close()
+
+
+# The reading column in characters, and the side column's box against it.
+COLUMNS = """() => {
+    const probe = document.createElement('span'); probe.style.cssText = 'display:inline-block;width:10ch';
+    document.querySelector('main .body p').append(probe);
+    const ch = probe.getBoundingClientRect().width / 10; probe.remove();
+    const text = document.querySelector('main .body p').getBoundingClientRect();
+    const side = [...document.querySelectorAll('main .infobox, main nav[aria-label=Contents], main .side')]
+        .map(el => el.getBoundingClientRect()).filter(r => r.width > 0);
+    return {measure: text.width / ch, textRight: text.right, textLeft: text.left,
+            sideLeft: Math.min(...side.map(r => r.left)), sideRight: Math.max(...side.map(r => r.right))};
+}"""
+
+
+def test_on_a_wide_screen_prose_keeps_a_reading_measure_with_its_side_material_beside_it(browser, served):  # noqa: F811
+    context = browser.new_context(viewport=DESK)
+    page = context.new_page()
+    for address in ("", "people/jorge-torres/", "events/aid-convoy-blocked/", "about/"):
+        page.goto(served + address)
+        shown = page.evaluate(COLUMNS)
+        assert 60 <= shown["measure"] <= 80, (address, shown)
+        assert shown["sideLeft"] >= shown["textRight"], (address, shown)  # beside the text, not under it
+        assert shown["sideRight"] - shown["textLeft"] >= 0.8 * DESK["width"], (address, shown)  # the width used
+    context.close()
+
+
+CONTENTS = """() => {
+    const nav = document.querySelector('main nav[aria-label=Contents]');
+    return nav && {links: [...nav.querySelectorAll('a')].map(a => a.getAttribute('href')),
+        headings: [...document.querySelectorAll('main h2')].map(h => '#' + h.id),
+        box: nav.getBoundingClientRect().toJSON(), text: document.querySelector('main .body, main .article').getBoundingClientRect().toJSON()};
+}"""
+
+
+@pytest.mark.parametrize("address", ["people/jorge-torres/", "events/aid-convoy-blocked/", "sources/ap-desertion/", "about/"])
+def test_a_long_page_has_contents_listing_every_h2_beside_the_text_or_above_it_on_a_phone(browser, served, address):  # noqa: F811
+    context = browser.new_context(viewport=DESK)
+    page = context.new_page()
+    page.goto(served + address)
+    contents = page.evaluate(CONTENTS)
+    assert contents is not None, "no contents"
+    assert contents["links"] == contents["headings"] and "#" not in contents["headings"]
+    assert contents["box"]["left"] >= contents["text"]["right"]  # beside the text
+    for link in contents["links"]:
+        page.click(f"main nav[aria-label=Contents] a[href='{link}']")
+        page.wait_for_function("id => location.hash === id", arg=link)
+        top = page.evaluate("id => document.getElementById(id.slice(1)).getBoundingClientRect().top", link)
+        assert -1 <= top <= 40 or page.evaluate("innerHeight + scrollY >= document.documentElement.scrollHeight - 1"), (link, top)
+    page.set_viewport_size(PHONE)
+    page.goto(served + address)
+    contents = page.evaluate(CONTENTS)
+    assert contents["box"]["bottom"] <= contents["text"]["top"] and contents["box"]["width"] > 300  # above the text
+    context.close()
