@@ -25,6 +25,7 @@ WIDTH, MARGIN, GAP, MIN_YEAR = 720.0, 8.0, 18.0, 44.0
 LANE, TOP, AXIS_HEIGHT, POINT_R = 13.0, 6.0, 34.0, 4.5
 TALL_WIDTH, TALL_LENGTH, TALL_MIN_YEAR = 320.0, 560.0, 30.0
 RULE_X, TALL_LANE, TALL_R = 78.0, 15.0, 6.0
+GLANCE_WIDTH, GLANCE_MIN_YEAR = 336.0, 34.0
 
 # The blur of approximate marks, shared by every axis and the legend, in an SVG that is always shown
 # (a filter inside an SVG that is not displayed draws nothing).
@@ -116,12 +117,14 @@ def place(events: list[Event], length: float, min_year: float, radius: float) ->
 
 
 def mark(site: Site, event: Event, shape: str, *, linked: bool = True) -> str:
-    """Return one event's mark: its shape, titled with its date and title, as a link to its entry."""
+    """Return one event's mark: its shape, titled with its date and title, as a link to its entry
+    with its filters' data attributes; or (not linked) the shape alone, as the home page draws it."""
     name = f"{escape(event.date.display())}: {escape(event.title)}"
     classes = " ".join(["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else []))
+    if not linked:
+        return f'<g class="{classes}"><title>{name}</title>{shape}</g>'
     attributes = " ".join(f'{key}="{value}"' for key, value in facet_values(site, event).items())
-    group = f'<g class="{classes}" data-event="{event.id}" {attributes}><title>{name}</title>{shape}</g>'
-    return f'<a href="#{event.id}" aria-label="{name}">{group}</a>' if linked else group
+    return f'<a href="#{event.id}" aria-label="{name}"><g class="{classes}" data-event="{event.id}" {attributes}><title>{name}</title>{shape}</g></a>'
 
 
 def events_of(site: Site, active: Filter | None) -> list[Event]:
@@ -135,7 +138,7 @@ def axis_figure(site: Site, active: Filter | None, rel: Callable[[str], str]) ->
     return Markup("\n").join([DEFS, axis_svg(site, active, rel), tall_svg(site, active)])
 
 
-def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], *, linked: bool = True) -> Markup:
+def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str]) -> Markup:
     """Draw the timeline's events (or one filter's) across a time axis that scales to the column."""
     events = events_of(site, active)
     if not events:
@@ -144,8 +147,8 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], *, li
     depth = max(lane_of) + 1
     height = TOP + depth * LANE + AXIS_HEIGHT
     baseline = TOP + depth * LANE + 4
-    label = ' role="group" aria-label="Time axis: each mark links to its event"' if linked else ' aria-hidden="true" focusable="false"'
-    parts = [f'<svg class="axis axis-wide" viewBox="0 0 {WIDTH:g} {height:g}" width="{WIDTH:g}" height="{height:g}"{label}>']
+    parts = [f'<svg class="axis axis-wide" viewBox="0 0 {WIDTH:g} {height:g}" width="{WIDTH:g}" height="{height:g}" '
+             'role="group" aria-label="Time axis: each mark links to its event">']
     parts += axis_scale(layout, baseline)
     for index, event in enumerate(events):
         x0, x1 = spans[index]
@@ -154,7 +157,7 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], *, li
             shape = f'<circle cx="{(x0 + x1) / 2:.1f}" cy="{y:.1f}" r="{POINT_R:g}"/>'
         else:
             shape = f'<rect x="{x0:.1f}" y="{y - 3.5:.1f}" width="{x1 - x0:.1f}" height="7" rx="3.5"/>'
-        parts.append(mark(site, event, shape, linked=linked))
+        parts.append(mark(site, event, shape))
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
@@ -208,5 +211,29 @@ def tall_svg(site: Site, active: Filter | None) -> Markup:
         else:
             shape = f'<rect x="{x - 4:.1f}" y="{y0:.1f}" width="8" height="{y1 - y0:.1f}" rx="4"/>'
         parts.append(mark(site, event, shape))
+    parts.append("</svg>")
+    return Markup("\n".join(parts))
+
+
+def glance_svg(site: Site) -> Markup:
+    """Draw the whole timeline small, for the home page: marks and years only, at one unit a pixel,
+    hidden from assistive technology (the link around it says what it is)."""
+    events = events_of(site, None)
+    if not events:
+        return Markup("")
+    layout, spans, lane_of = place(events, GLANCE_WIDTH, GLANCE_MIN_YEAR, 3.0)
+    depth = max(lane_of) + 1
+    baseline = 4 + depth * 7 + 3
+    parts = [DEFS, f'<svg class="axis axis-glance" viewBox="0 0 {GLANCE_WIDTH:g} {baseline + 16:g}" width="{GLANCE_WIDTH:g}" '
+             f'height="{baseline + 16:g}" aria-hidden="true" focusable="false">']
+    for segment in layout:
+        parts.append(f'<line class="rule" x1="{segment.x:.1f}" y1="{baseline:g}" x2="{segment.x + segment.width:.1f}" y2="{baseline:g}"/>')
+        parts.append(f'<text class="year" x="{segment.x + segment.width / 2:.1f}" y="{baseline + 14:g}">{segment.year}</text>')
+    for index, event in enumerate(events):
+        x0, x1 = spans[index]
+        y = 4 + (depth - 1 - lane_of[index]) * 7 + 3.5
+        shape = (f'<circle cx="{(x0 + x1) / 2:.1f}" cy="{y:.1f}" r="3"/>' if mark_shape(event) == "point"
+                 else f'<rect x="{x0:.1f}" y="{y - 2.5:.1f}" width="{x1 - x0:.1f}" height="5" rx="2.5"/>')
+        parts.append(mark(site, event, shape, linked=False))
     parts.append("</svg>")
     return Markup("\n".join(parts))

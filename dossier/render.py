@@ -24,6 +24,7 @@ from .quotes import own_quotes
 from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
+from .glance import at_a_glance
 from .timeline import Filter, facet_values, facets, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -205,7 +206,7 @@ class Renderer:
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=lambda event: facet_values(self.site, event),
             own_quotes=own_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id,
-            contents=contents_marker)
+            contents=contents_marker, at_a_glance=at_a_glance)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]

@@ -4,6 +4,7 @@ columns and left edge, the table of contents, and the home page's story at a gla
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from dossier.dates import month_key
 from test_browser import documentary, served  # noqa: F401  (fixtures)
@@ -147,3 +148,55 @@ def test_a_long_page_has_contents_listing_every_h2_beside_the_text_or_above_it_o
     contents = page.evaluate(CONTENTS)
     assert contents["box"]["bottom"] <= contents["text"]["top"] and contents["box"]["width"] > 300  # above the text
     context.close()
+
+
+def front_matter(path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8").split("---")[1])
+
+
+GLANCE = """() => {
+    const body = document.querySelector('main .body').getBoundingClientRect();
+    const cards = [...document.querySelectorAll('main .key-figures li')];
+    const axis = document.querySelector('main .glance a.glance-axis');
+    return {
+        figures: cards.map(li => ({value: li.querySelector('.figure-value').textContent.trim(), label: li.querySelector('.figure-label').textContent.trim(),
+            outlet: li.querySelector('.figure-source a').textContent.trim(), href: li.querySelector('.figure-source a').href})),
+        firstTop: cards.length ? cards[0].getBoundingClientRect().top : null, bodyTop: body.top,
+        axis: axis && {href: axis.href, marks: axis.querySelectorAll('svg .mark').length, top: axis.getBoundingClientRect().top},
+        people: [...document.querySelectorAll('main .glance-people a')].map(a => a.href),
+    };
+}"""
+
+
+@pytest.mark.parametrize("size", [PHONE, DESK], ids=["phone", "desk"])
+def test_the_home_page_leads_with_the_key_figures_of_the_events_their_sources_the_timeline_and_its_people(browser, served, documentary, size):  # noqa: F811
+    from conftest import PROJECT
+    from dossier.passages import passage_id
+
+    expected = sorted(
+        (f["value"], f["label"], f["source"], f["quote"])
+        for path in (PROJECT / "content/events").glob("*.md") for f in front_matter(path).get("figures", []) if f.get("headline"))
+    assert len(expected) >= 3
+    context = browser.new_context(viewport=size)
+    page = context.new_page()
+    page.goto(served)
+    shown = page.evaluate(GLANCE)
+    by_value = {(v, label): (s, q) for v, label, s, q in expected}
+    assert sorted((f["value"], f["label"]) for f in shown["figures"]) == sorted((v, label) for v, label, _, _ in expected)
+    for figure in shown["figures"]:
+        source, quote = by_value[(figure["value"], figure["label"])]
+        assert figure["outlet"] == front_matter_yaml(PROJECT / f"content/sources/{source}.yaml")["outlet"]
+        assert figure["href"] == served + f"sources/{source}/#{passage_id(quote)}"
+    assert shown["firstTop"] < shown["bodyTop"] and shown["firstTop"] < size["height"]  # it leads
+    assert shown["axis"] == {"href": served + "timeline/", "marks": len(documentary.timeline), "top": shown["axis"]["top"]}
+    featured = front_matter(PROJECT / "content/pages/home.md")["featured"]
+    assert shown["people"] == [served + f"people/{pid}/" for pid in featured]
+    for figure in shown["figures"]:  # each link lands on its passage, highlighted
+        page.goto(figure["href"])
+        source, quote = by_value[(figure["value"], figure["label"])]
+        assert page.evaluate("id => document.getElementById(id) !== null", passage_id(quote))
+    context.close()
+
+
+def front_matter_yaml(path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
