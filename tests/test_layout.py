@@ -67,6 +67,12 @@ def test_on_a_phone_tab_reaches_the_axis_marks_and_each_names_its_event(browser,
     page.keyboard.press("Enter")
     page.wait_for_function("id => location.hash === '#' + id", arg=event.id)
     context.close()
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(served + "timeline/")
+    page.locator(f"svg.axis-tall a[href='{focused}']").tap()  # and a tap
+    page.wait_for_function("id => location.hash === '#' + id", arg=event.id)
+    context.close()
 
 
 @pytest.mark.parametrize("kind", ["timeline/", "", "people/jorge-torres/", "sources/ap-desertion/"])
