@@ -25,7 +25,10 @@ from .quotes import own_quotes, shows_quotes
 from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
 from .views import facts, related
 from .schema import Event, Record, Source
-from .timeline import Filter, axis_svg, facet_values, facets, filter_for, timeline_filters
+from .axis import axis_figure
+from .contents import add_contents, contents_marker
+from .glance import at_a_glance
+from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -144,8 +147,9 @@ class Renderer:
         self.env.filters["provenance"] = mark_inferred
         self.env.globals["provenance_marker"] = marker
         self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
-        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_svg=axis_svg, facet_values=facet_values,
-            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute, passage_id=passage_id)
+        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
+            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
+            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
@@ -195,7 +199,7 @@ class Renderer:
         )
         path = output_path(url)
         self.reads[path] = frozenset(context.tokens)
-        return path, html.encode("utf-8")
+        return path, add_contents(html).encode("utf-8")
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
         """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its

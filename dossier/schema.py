@@ -59,6 +59,7 @@ class Figure:
     value: str = spec("text", required=True, doc="the figure as the source gives it")
     source: str = spec("id:sources", required=True, doc="source that gives it")
     quote: str = spec("text", required=True, doc="verbatim passage giving the figure")
+    headline: bool = spec("bool", default=False, doc="one of the story's key figures, shown on the home page")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,6 +176,7 @@ class Page(Record):
 
     title: str = spec("text", required=True, doc="title")
     summary: str | None = spec("text", doc="one plain sentence")
+    featured: list[str] = spec("ids:people", default=[], doc="the home page: the people at the centre of the story")
 
 
 @dataclass(frozen=True, kw_only=True)

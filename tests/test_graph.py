@@ -72,8 +72,9 @@ def test_an_events_date_renders_its_people_places_indexes_and_the_timeline(make_
         "people/jorge-torres/index.html",  # the person's timeline, and the body link's "mentioned on"
         "places/cucuta/index.html",  # events here
         "events/index.html",
+        "index.html",  # the home page's small picture of the timeline
         *TIMELINE,
-        # not the source page, whose "cited by" names the event but shows no date, nor the home page
+        # not the source page, whose "cited by" names the event but shows no date
     }, True)
 
 
