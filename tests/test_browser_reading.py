@@ -84,3 +84,47 @@ def test_an_event_gives_its_date_note_in_full_with_its_sources(page, served):
 def test_also_written_leaves_out_the_name_itself(page, served):
     page.goto(served + "people/jorge-torres/")
     assert page.locator(".infobox dt", has_text="Also written").count() == 0
+
+
+def test_the_timeline_reads_in_order_known_months_first_then_the_year_s_unknown_month(page, served):
+    page.goto(served + "timeline/")
+    headings = page.eval_on_selector_all("h3[id^='month-']", "hs => hs.map(h => h.id)")
+    for year in ("2018", "2019"):
+        months = [h for h in headings if h.startswith(f"month-{year}-")]
+        known = [h for h in months if not h.endswith("unknown")]
+        assert months == known + [h for h in months if h.endswith("unknown")], year  # the unknown month last
+        assert known == sorted(known), year
+    assert "month-2018-unknown" in headings and "month-2019-05" in headings
+    # The events spanning May to December sit in May, where they start, and say how far they run.
+    assert "May–December 2019" in page.locator("#month-2019-05").locator("xpath=following-sibling::*[1]").inner_text()
+    links = page.eval_on_selector_all(".timeline-tools a[href^='#month-']", "as => as.map(a => a.getAttribute('href').slice(1))")
+    assert links == headings  # a link for each month group, in the page's order
+
+
+def test_the_people_index_groups_people_by_their_part_and_sorts_by_surname(page, served):
+    import unicodedata
+
+    page.goto(served + "people/")
+    groups = page.eval_on_selector_all("main h2[id^='part-']", "hs => hs.map(h => [h.id, h.innerText])")
+    assert [g[0] for g in groups][:3] == ["part-defector", "part-official", "part-journalist"] and groups[-1][0] == "part-anonymous"
+    assert all(text.rstrip().endswith(")") for _, text in groups)  # each heading gives its count
+    defectors = page.locator("#part-defector").locator("xpath=following-sibling::ul[1]").locator("li > a").all_inner_texts()
+
+    def surname(name: str) -> str:
+        return unicodedata.normalize("NFD", name.split()[-1]).encode("ascii", "ignore").decode().casefold()
+
+    assert len(defectors) > 5 and defectors == sorted(defectors, key=surname)
+
+
+def test_a_sentence_never_leaves_a_bare_marker_where_it_needs_the_quoted_words(page, served):
+    page.goto(served + "people/female-soldier/")
+    text = page.locator("main .body").inner_text()
+    for word in ("into", "has", "says", "reads", "said"):
+        assert f" {word} [" not in text, word  # "into [6]": a marker standing in for the words
+    assert "And I fight, why?" in text
+
+
+def test_a_person_page_lists_the_same_words_once(page, served):
+    page.goto(served + "people/jorge-torres/")
+    quoted = page.eval_on_selector_all("main .body .shown-quote > q, main .own-words blockquote", "qs => qs.map(q => q.innerText.trim())")
+    assert quoted and len(quoted) == len(set(quoted))
