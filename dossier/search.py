@@ -270,8 +270,9 @@ class Indexing:
         """Remove the vocabulary page: it is for Pagefind only, never part of the site."""
         shutil.rmtree((self.folder / VOCABULARY_PAGE).parent, ignore_errors=True)
 
-    def stop(self) -> None:
-        """Stop indexing that is no longer wanted (the build failed, or the preview stopped)."""
+    def stop(self, *, wait: bool = True) -> None:
+        """Stop indexing that is no longer wanted (the build failed, or the preview stopped); with
+        wait, let the runs end and remove what they left (the preview removes its whole folder instead)."""
         with self.lock:
             self.stopped = True
             running = list(self.running.values())
@@ -283,8 +284,9 @@ class Indexing:
                     process.kill()
             except ProcessLookupError:
                 pass
-        self.runner.join(10)
-        self.clean()
+        if wait:
+            self.runner.join(10)
+            self.clean()
 
     def clean(self) -> None:
         """Remove the vocabulary page and the folders of parts that were indexed but will not be used."""

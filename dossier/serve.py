@@ -179,9 +179,10 @@ class Preview:
         self.search_thread.start()
 
     def stop(self) -> None:
-        """Stop a search indexing that is still running (it and the Pagefind runs it started)."""
+        """Stop a search indexing that is still running (it and the Pagefind runs it started), without
+        waiting for it: the preview's folder, with whatever it wrote there, is removed next."""
         if self.indexing is not None:
-            self.indexing.stop()
+            self.indexing.stop(wait=False)
 
 
 def interrupt(signum: int, frame: object) -> None:

@@ -101,7 +101,7 @@ def serving(root: Path) -> Iterator[Running]:
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=10)
+            process.wait(timeout=30)  # a busy machine (a full test run beside a browser) is slow to stop
         except subprocess.TimeoutExpired:
             process.kill()
     assert not running.folder.exists(), "the preview folder was left behind"
