@@ -141,15 +141,20 @@ def test_the_error_page_lists_every_problem_escaped():
     assert "<li><code>content/people/a.md:3: error: unknown link &#x27;[[&lt;b&gt;]]&#x27;</code></li>" in page
 
 
-def test_a_taken_port_is_refused_with_another_suggested(make_site, capsys):
+@pytest.mark.parametrize("via_make, suggestion", [(None, r"--port \d+"), ("1", r"make serve PORT=\d+")])
+def test_a_taken_port_is_refused_with_another_suggested_in_the_form_that_started_it(make_site, capsys, monkeypatch, via_make, suggestion):
     root = make_site()
+    if via_make:
+        monkeypatch.setenv("DOSSIER_VIA_MAKE", via_make)
+    else:
+        monkeypatch.delenv("DOSSIER_VIA_MAKE", raising=False)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
         assert main(["serve", "--source", str(root), "--port", str(port)]) == 2
     error = capsys.readouterr().err
-    assert re.fullmatch(rf"dossier: error: port {port} on 127\.0\.0\.1 is already in use; try --port \d+\n", error)
+    assert re.fullmatch(rf"dossier: error: port {port} on 127\.0\.0\.1 is already in use; try {suggestion}\n", error)
 
 
 def test_serving_beyond_this_machine_warns(make_site, capsys):
@@ -347,18 +352,6 @@ def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides()
         "check them against this livereload, then change the pin in pyproject.toml")
     assert callable(Server.application) and callable(Server._setup_logging)
     assert isinstance(Watcher()._changes, list) and isinstance(LiveReloadHandler.waiters, set)
-
-
-def test_a_taken_port_under_make_suggests_the_make_form(make_site, capsys, monkeypatch):
-    root = make_site()
-    monkeypatch.setenv("DOSSIER_VIA_MAKE", "1")
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
-        assert main(["serve", "--source", str(root), "--port", str(port)]) == 2
-    error = capsys.readouterr().err
-    assert re.fullmatch(rf"dossier: error: port {port} on 127\.0\.0\.1 is already in use; try make serve PORT=\d+\n", error)
 
 
 def in_a_loop_of_its_own(coroutine: Callable[[], Awaitable[None]]) -> None:
