@@ -20,6 +20,7 @@ from .schema import folded
 WORD = re.compile(r"\w+(?:'\w+)*")
 MATCH_FLOOR = 0.12  # a pair of paragraphs sharing less than this is no better than leaving both unmatched
 STEPS = ((1, 1), (1, 2), (2, 1), (1, 0), (0, 1))  # paragraphs taken from (original, derivative) at each step
+BAND = 40  # how far (in paragraphs) from the diagonal a match may lie: wider than any text's insertions
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,11 @@ def words(text: str) -> list[str]:
 
 def similarity(left: str, right: str) -> float:
     """Return the share of distinct words two texts have in common (Dice's coefficient, 0 to 1)."""
-    a, b = set(words(left)), set(words(right))
+    return dice(set(words(left)), set(words(right)))
+
+
+def dice(a: set[str], b: set[str]) -> float:
+    """Return Dice's coefficient of two sets of words."""
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
@@ -90,38 +95,49 @@ def overlap(left: str, right: str) -> int:
 
 
 def align(original: list[Paragraph], derivative: list[Paragraph]) -> list[Row]:
-    """Align two lists of paragraphs in order, maximising the summed similarity of matched groups."""
+    """Align two lists of paragraphs in order, maximising the summed similarity of matched groups.
+    Only pairs within BAND paragraphs of the diagonal are weighed, so that long texts take linear time."""
     n, m = len(original), len(derivative)
-    best = [[float("-inf")] * (m + 1) for _ in range(n + 1)]
-    back: list[list[tuple[int, int]]] = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
-    best[0][0] = 0.0
+    ours, theirs = word_sets(original), word_sets(derivative)
+    best: dict[tuple[int, int], float] = {(0, 0): 0.0}
+    back: dict[tuple[int, int], tuple[int, int]] = {}
+    reach = BAND + (m // n + 1 if n else m)  # wider where the derivative has many paragraphs to each of the original's
     for i in range(n + 1):
-        for j in range(m + 1):
-            if best[i][j] == float("-inf"):
+        centre = i * m // n if n else 0
+        for j in range(max(0, centre - reach), min(m, centre + reach) + 1):
+            here = best.get((i, j))
+            if here is None:
                 continue
             for di, dj in STEPS:
                 if i + di > n or j + dj > m:
                     continue
                 gain = 0.0
                 if di and dj:
-                    left, right = original[i:i + di], derivative[j:j + dj]
-                    if any(p.inserted for p in left + right):
+                    left, right = ours[di - 1][i], theirs[dj - 1][j]
+                    if left is None or right is None:  # a republisher's line never matches
                         continue
                     # Dice's coefficient falls when an unrelated paragraph joins a group: a merge or
                     # split wins only where the second paragraph shares words with the other side.
-                    gain = similarity(" ".join(p.text for p in left), " ".join(p.text for p in right)) - MATCH_FLOOR
+                    gain = dice(left, right) - MATCH_FLOOR
                     if gain <= 0:
                         continue
-                if best[i][j] + gain > best[i + di][j + dj]:
-                    best[i + di][j + dj] = best[i][j] + gain
-                    back[i + di][j + dj] = (di, dj)
+                step = (i + di, j + dj)
+                if here + gain > best.get(step, float("-inf")):
+                    best[step], back[step] = here + gain, (di, dj)
     rows: list[Row] = []
     i, j = n, m
     while i or j:
-        di, dj = back[i][j]
+        di, dj = back[(i, j)]
         rows.append(Row(original[i - di:i], derivative[j - dj:j]))
         i, j = i - di, j - dj
     return rows[::-1]
+
+
+def word_sets(found: list[Paragraph]) -> tuple[list[set[str] | None], list[set[str] | None]]:
+    """Return the word set of each paragraph and of each paragraph with the next; None where an inserted line is in it."""
+    single = [None if p.inserted else set(words(p.text)) for p in found]
+    pairs = [a | b if a is not None and b is not None else None for a, b in zip(single, single[1:])]
+    return single, pairs
 
 
 def marked(text: str, other: str) -> list[tuple[str, bool]]:

@@ -62,3 +62,12 @@ def test_the_words_a_side_lacks_are_marked_and_the_text_kept_whole():
     assert "".join(text for text, _ in pieces) == "She escaped serious injury, but he stopped."
     assert [text for text, lacks in pieces if lacks] == ["escaped", "serious", "injury", "but", "he", "stopped"]
     assert [text for text, lacks in marked("“I’m not”", "I'm not")] == ["“I’m not”"]  # typographic apostrophes fold
+
+
+def test_texts_of_very_different_lengths_and_empty_texts_align():
+    many = paragraphs("".join(f"Paragraph {n} speaks of item{n} and thing{n}.\n" for n in range(150)))
+    assert numbers(align(paragraphs("Paragraph 149 speaks of item149 and thing149.\n"), many))[-1] == ([1], [150])
+    assert numbers(align([], many[:3])) == [([], [1]), ([], [2]), ([], [3])]
+    assert numbers(align(many[:2], [])) == [([1], []), ([2], [])]
+    shifted = paragraphs("".join(f"An inserted line {n}.\n" for n in range(30))) + many
+    assert sum(1 for row in align(many, shifted) if row.matched) == 150  # far from the diagonal, still matched
