@@ -4,6 +4,7 @@ derivative's page beside its original."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -109,3 +110,14 @@ def test_the_aligned_page_sets_the_copy_beside_its_original_and_flags_the_confli
     assert page.count('lang="en"') >= 2 * len(rows)
     for source in ("sources/ap/index.html", "sources/ap-copy/index.html"):
         assert 'aligned/">Read it beside' in html(built, source)
+
+
+def test_conflicts_are_exported_with_their_claims(built):
+    lines = (built / "data/site.json").read_text(encoding="utf-8")
+    conflicts = json.loads(lines)["conflicts"]
+    assert conflicts == [{
+        "id": "truck", "title": "Armoured or armored", "summary": "The copy spells the truck differently.",
+        "claims": [{"source": "ap", "quote": "drove an armoured truck across the bridge", "says": "An armoured truck, across the bridge."},
+                   {"source": "ap-copy", "quote": "drove an armored truck over the bridge", "says": "An armored truck, over the bridge."}],
+        "people": ["jorge-torres"], "events": ["aid-convoy"], "url": "conflicts/truck/",
+    }]
