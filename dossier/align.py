@@ -199,11 +199,16 @@ def aligned_rows(site: Any, derivative: Any) -> list[AlignedRow]:
     rows = []
     for row in align(left, right):
         a, b = " ".join(p.text for p in row.original), " ".join(p.text for p in row.derivative)
-        flags = [conflict for conflict, spans in quoted if any(
-            p.start < end and start < p.end for sid, side in ((original.id, row.original), (derivative.id, row.derivative))
-            for p in side for source_id, start, end in spans if source_id == sid)]
+        held = {(original.id, p.start, p.end) for p in row.original} | {(derivative.id, p.start, p.end) for p in row.derivative}
+        flags = [conflict for conflict, spans in quoted if any(inside(span, held) for span in spans)]
         rows.append(AlignedRow(side(row.original, b), side(row.derivative, a), overlap(a, b) if row.matched else None, row.inserted, flags))
     return rows
+
+
+def inside(span: tuple[str, int, int], paragraphs: set[tuple[str, int, int]]) -> bool:
+    """Tell whether a passage (source, start, end) overlaps one of these paragraphs (source, start, end)."""
+    source, start, end = span
+    return any(source == held and start < stop and begin < end for held, begin, stop in paragraphs)
 
 
 def side(found: list[Paragraph], other: str) -> Side:

@@ -137,7 +137,7 @@ def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served,
     with serving(parted_site) as parted:
         for query in ("Torres", "bridge"):
             whole = found(served, query)
-            assert 3 <= len(whole) < 30, (query, whole)  # all of them shown, so that the lists compare
+            assert 3 <= len(whole) < 40, (query, whole)  # all of them shown (the conflicts name Torres too), so that the lists compare
             got = found(parted, query)
             assert got == whole, (query, len(got), len(whole), sorted(set(got) - set(whole)), sorted(set(whole) - set(got)))
             assert len({search.part_of(url + "index.html", len(parts) + 1) for url in whole}) >= 2  # found in several parts
