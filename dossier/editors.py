@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .model import NESTED, FieldSpec, Model, RecordType, field_specs
+from .model import LISTS, NESTED, FieldSpec, Model, RecordType, field_specs
 from .read import content_files
 from .slug import ID_PATTERN
 
@@ -72,7 +72,7 @@ def value_schema(kind: str, ids: dict[str, list[str]]) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": {"anyOf": [markers, {"type": "object", "additionalProperties": markers}]}}
     if kind in NESTED:
         mapping = object_schema(field_specs(NESTED[kind]), ids)
-        return {"type": "array", "items": mapping} if kind == "figures" else mapping
+        return {"type": "array", "items": mapping} if kind in LISTS else mapping
     return {}  # 'types' in site.yaml: checked by the model itself
 
 

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .problems import Problem, did_you_mean
-from .schema import Age, Event, Figure, Group, Page, Person, Place, Record, SiteConfig, Source
+from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, SiteConfig, Source
 
 FIELD_TYPES = ("text", "texts", "bool", "int", "date", "url", "slugs")  # besides enum:a|b, id:<collection>, ids:<collection>
-NESTED = {"age": Age, "figures": Figure}  # mapping fields, and what they hold
+NESTED = {"age": Age, "figures": Figure, "claims": Claim}  # mapping fields, and what they hold
+LISTS = ("figures", "claims")  # the nested fields that hold a list of mappings
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,13 @@ def export_source(site: Any, source: Record) -> dict:
     }
 
 
+def export_conflict(site: Any, conflict: Record) -> dict:
+    """Return a conflict's entry in data/site.json: its claims side by side."""
+    c: Any = conflict
+    claims = [{"source": claim.source, "quote": claim.quote, "says": claim.says} for claim in c.claims]
+    return {"id": c.id, "title": c.title, "summary": c.summary, "claims": claims, "people": c.people, "events": c.events, "url": c.page_url}
+
+
 def export_fields(site: Any, record: Record) -> dict:
     """Return a record of a project's own type as data/site.json holds it: every field, dates as written."""
     entry: dict[str, Any] = {"id": record.id}
@@ -164,6 +172,7 @@ BUILT_IN: Model = {
     "events": built_in("events", "event", "Events", Event, on_home=True, export=export_event, facets=("people", "groups", "places", "tags")),
     "places": built_in("places", "place", "Places", Place),
     "groups": built_in("groups", "group", "Groups", Group),
+    "conflicts": built_in("conflicts", "conflict", "Conflicts", Conflict, export=export_conflict),
     "sources": built_in("sources", "source", "Sources", Source, file_format="yaml", body_field="notes", audited=False, on_home=True, export=export_source),
     "pages": built_in("pages", "page", "Pages", Page, indexed=False, creatable=False, audited=False, on_home=True),
 }

@@ -14,6 +14,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import export
+from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
@@ -149,7 +150,8 @@ class Renderer:
         self.env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
-            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance)
+            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
+            aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
@@ -245,6 +247,9 @@ class Renderer:
         for collection, rtype in site.model.items():
             if rtype.indexed:
                 add("index.html", f"{collection}/", collection=collection, body="")
+        for source in site.records["sources"].values():
+            if has_aligned_page(site, source):
+                add("aligned.html", aligned_url(source.id), derivative_id=source.id, body="")
         add("timeline.html", "timeline/", body="", active=None)
         for filters in timeline_filters(site).values():
             for active in filters:

@@ -65,6 +65,15 @@ class Figure:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Claim:
+    """What one source says of a point on which the sources disagree."""
+
+    source: str = spec("id:sources", required=True, doc="source that says it")
+    quote: str = spec("text", required=True, doc="verbatim passage saying it")
+    says: str = spec("text", required=True, doc="a short plain account of what the source says")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Record:
     """Fields every record has: where it came from and its Markdown body."""
 
@@ -155,6 +164,17 @@ class Group(Record):
     summary: str = spec("text", required=True, doc="one plain sentence")
     part_of: str | None = spec("id:groups", doc="group id", inverse="Parts of {name}", evidence=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Conflict(Record):
+    """A point on which sources (or a derivative and its original) disagree, each claim set beside the others."""
+
+    title: str = spec("text", required=True, doc="short title")
+    summary: str = spec("text", required=True, doc="one plain sentence")
+    claims: list[Claim] = spec("claims", default=[], doc="what each source says: {source, quote, says}")
+    people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Conflicting accounts")
+    events: list[str] = spec("ids:events", default=[], doc="event ids", inverse="Conflicting accounts")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -15,7 +15,7 @@ from .dates import DateError
 from .evidence import check_evidence, convert_evidence
 from .problems import Problem, did_you_mean
 from .read import Document
-from .model import BUILT_IN, COMMON, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
+from .model import BUILT_IN, COMMON, LISTS, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
 from .schema import Record
 from .slug import fold_id, is_valid_id
 
@@ -107,11 +107,12 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         return value
     if type_name == "age":
         return convert_nested(value, NESTED["age"], key, check)
-    if type_name == "figures":
+    if type_name in LISTS:
         if not isinstance(value, list):
-            return check.error(key, f"'{name}' should be a list of {{label, value, source, quote}}, not {describe(value)}")
-        figures = [convert_nested(item, NESTED["figures"], key + (index,), check) for index, item in enumerate(value)]
-        return [figure for figure in figures if figure is not None]
+            keys = ", ".join(f.name for f in field_specs(NESTED[type_name]) if f.required)
+            return check.error(key, f"'{name}' should be a list of {{{keys}}}, not {describe(value)}")
+        items = [convert_nested(item, NESTED[type_name], key + (index,), check) for index, item in enumerate(value)]
+        return [item for item in items if item is not None]
     raise AssertionError(f"unknown field type {type_name}")
 
 
