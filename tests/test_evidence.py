@@ -4,10 +4,13 @@ under --strict."""
 
 from __future__ import annotations
 
+import pytest
+
 from dossier.cli import main
 from dossier.evidence import facts, sentences
 from dossier.model import BUILT_IN
 from dossier.session import Session
+from test_browser import served  # noqa: F401 (fixture)
 
 COPY = "content/sources/ap-copy.yaml"
 COPY_TEXT = "title: Copy\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: ap\n"
@@ -141,3 +144,43 @@ def test_sentences_keep_their_markers_and_do_not_end_at_abbreviations_or_inside_
         (10, 'Next [[x]] one.[@ap "q"]', ["x"], 1),
         (12, "Other.", [], 0),
     ]
+
+
+def test_a_page_shows_a_facts_evidence_in_a_closed_disclosure(make_site):
+    from dossier.pipeline import build
+
+    root = make_site({COPY: COPY_TEXT, "content/people/jorge-torres.md": person(
+        "roles: [sergeant]\nplaces: [cucuta]\nevidence:\n  roles:\n    sergeant: '[@ap-copy \"Sgt. Jorge Torres\" sole]'\n",
+        'He was in [[cucuta]].[@ap "drove an armoured truck across the bridge"]\n')})
+    build(root, root / "site")
+    html = (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
+    assert ('<details class="evidence" data-pagefind-ignore><summary>Evidence<span class="visually-hidden"> for role</span></summary>' in html
+            and "<q>Sgt. Jorge Torres</q> (<a href=\"../../sources/ap-copy/#passage-" in html
+            and '<span class="derivative">rests only on Copy, a derivative source</span>' in html)
+    assert ('<span class="evidence-value">Cúcuta</span>: <span class="evidence-how">derived from the text,</span> '
+            '<q>drove an armoured truck across the bridge</q> (<a href="../../sources/ap/#passage-') in html
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_evidence_of_a_fact_opens_on_demand_and_links_to_its_passage(browser, served, width):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(served + "people/jorge-torres/")
+    evidence = page.locator(".infobox dd", has_text="National Guard sergeant").locator("details.evidence")
+    quote = evidence.locator("q", has_text="Sgt. Jorge Torres said")
+    assert not quote.is_visible()  # closed until asked for
+    evidence.locator("summary").focus()
+    page.keyboard.press("Enter")  # the keyboard opens it
+    assert quote.is_visible()
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")  # nothing runs off a phone's screen
+    serious = [v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    link = evidence.locator("li", has_text="Sgt. Jorge Torres said").locator("a")
+    target = link.get_attribute("href")
+    assert target.startswith("../../sources/ap-desertion/#passage-")
+    link.click()
+    page.wait_for_url("**/sources/ap-desertion/#passage-*")
+    assert page.locator("#" + target.split("#")[1]).count() == 1
+    context.close()
