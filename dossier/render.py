@@ -30,7 +30,7 @@ from .contents import add_contents, contents_marker
 from .glance import at_a_glance
 from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
 
-PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+PACKAGE_TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 class CompiledTemplates(jinja2.BytecodeCache):

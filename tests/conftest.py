@@ -109,7 +109,8 @@ def page(browser):
 
 
 def copy_project(destination: Path) -> Path:
-    """Copy the real project's content, seeds and templates to a scratch folder."""
+    """Copy the real project's content and seeds (and its templates/, if it has any) to a scratch folder."""
     for name in ("content", "seeds", "templates"):
-        shutil.copytree(PROJECT / name, destination / name)
+        if (PROJECT / name).is_dir():
+            shutil.copytree(PROJECT / name, destination / name)
     return destination

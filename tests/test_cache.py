@@ -26,6 +26,8 @@ def edit(root: Path, path: str, old: str, new: str) -> None:
 
 def test_warm_builds_equal_cold_builds_byte_for_byte(tmp_path):
     root = copy_project(tmp_path / "project")
+    (root / "templates").mkdir()
+    (root / "templates/404.html").write_bytes((Path(__file__).parent.parent / "dossier/templates/404.html").read_bytes())
     build(root, tmp_path / "warm")
     assert (root / ".dossier-cache").is_dir()
     edits = [
@@ -61,7 +63,7 @@ def test_unchanged_files_are_carried_over_not_written_again(make_site):
 
 
 def test_a_template_edit_reuses_every_rendered_body(make_site, monkeypatch):
-    root = make_site({"templates/404.html": (Path(__file__).parent.parent / "templates/404.html").read_text(encoding="utf-8")})
+    root = make_site({"templates/404.html": (Path(__file__).parent.parent / "dossier/templates/404.html").read_text(encoding="utf-8")})
     build(root, root / "site", workers=1)
     rendered = []
     original = markup.BodyRenderer.render
