@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from . import export
+from . import export, theme
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
@@ -29,9 +29,6 @@ from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
 from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
-
-PACKAGE_TEMPLATES = Path(__file__).resolve().parent / "templates"
-
 
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once a process, shared by every renderer it makes (the preview makes one
@@ -131,14 +128,17 @@ class PageContext:
 
 
 class Renderer:
-    """Render every page of a site through the project's Jinja templates."""
+    """Render every page of a site through the project's Jinja templates (templates: its templates/
+    folder), falling back to the package's file by file (see theme.py)."""
 
     def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
         self.site = site
         self.portable = portable
-        folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
+        folders = theme.template_folders(templates)
+        loader = jinja2.ChoiceLoader([  # "dossier/base.html" is always the package's, for a project's own base.html to extend
+            jinja2.FileSystemLoader(folders), jinja2.PrefixLoader({theme.PREFIX.rstrip("/"): jinja2.FileSystemLoader(theme.PACKAGE_TEMPLATES)})])
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
@@ -152,7 +152,7 @@ class Renderer:
             passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
-        self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
+        self.static = [folder / "static" for folder in folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.env.globals["timeline_entry"] = self.timeline_entry
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path

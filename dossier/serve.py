@@ -22,6 +22,7 @@ from .publish import carry_over, update_in_place, walk_files
 from .search import Indexing
 from .server import PreviewServer, Trigger, free_port, reload_browsers
 from .session import Outcome, Session
+from .theme import THEME, THEME_ROOT
 from .watch import watcher
 
 WATCHED = ["content", "templates", "seeds"]
@@ -207,6 +208,7 @@ def serve(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
 
         def ready() -> None:  # livereload starts the watcher once it listens
             watcher(root, WATCHED, preview.saved).start()
+            watcher(THEME_ROOT, [THEME], preview.saved).start()  # the package's theme, edited when developing dossier itself
             print(f"serving {root.resolve()} at {server.address} (preview built in {folder}; Ctrl+C stops)", flush=True)
 
         server = PreviewServer(preview, Trigger(ready))
