@@ -125,9 +125,10 @@ def run_installed(bin_folder: Path, *args: str, cwd: Path, **options) -> subproc
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
+def installed(tmp_path_factory) -> tuple[Path, Path]:
     """Build dossier's wheel from a copy of its sources and install it, with its dependencies at the
-    versions requirements.lock pins, into a fresh virtual environment; return the environment's bin/."""
+    versions requirements.lock pins, into a fresh virtual environment; return the environment's bin/
+    and the copy of the sources."""
     work = tmp_path_factory.mktemp("install")
     sources = work / "sources"  # pip builds in the tree it is given: not in this checkout
     shutil.copytree(PROJECT / "dossier", sources / "dossier", ignore=shutil.ignore_patterns("__pycache__"))
@@ -135,17 +136,19 @@ def installed(tmp_path_factory) -> Path:
         shutil.copy(PROJECT / name, sources / name)
     built = run_installed(Path(sys.prefix) / "bin", sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(work / "dist"), str(sources), cwd=work)
     assert built.returncode == 0, built.stderr
+    assert "Warning" not in built.stderr, built.stderr  # every folder of the package is declared (see pyproject.toml)
     wheel = next((work / "dist").glob("dossier-*.whl"))
     venv = work / "fresh"
     made = run_installed(Path(sys.prefix) / "bin", BARE_PYTHON, "-m", "venv", str(venv), cwd=work)
     assert made.returncode == 0, made.stderr
     pip = run_installed(venv / "bin", str(venv / "bin/python"), "-m", "pip", "install", "--quiet", "--constraint", str(PROJECT / "requirements.lock"), str(wheel), cwd=work)
     assert pip.returncode == 0, pip.stderr
-    return venv / "bin"
+    return venv / "bin", sources
 
 
 @pytest.mark.slow  # about a minute: a wheel built, a virtual environment made and filled
 def test_the_installed_wheel_starts_builds_and_previews_a_documentary_outside_the_repository(installed, tmp_path):
+    installed, _ = installed
     where = run_installed(installed, "python", "-c", "import dossier; print(dossier.__file__)", cwd=tmp_path)
     assert "site-packages" in where.stdout and str(PROJECT) not in where.stdout, where.stdout  # the wheel's, not this checkout's
     result = run_installed(installed, "dossier", "init", "doc", cwd=tmp_path)
@@ -182,3 +185,14 @@ def test_the_installed_wheel_starts_builds_and_previews_a_documentary_outside_th
     finally:
         serve.send_signal(signal.SIGINT)
         serve.wait(timeout=20)
+
+
+@pytest.mark.slow
+def test_make_install_installs_dossier_editable_without_a_banner(installed):
+    """The Makefile's own command, run as make runs it, prints nothing."""
+    bin_folder, sources = installed
+    makefile = (PROJECT / "Makefile").read_text(encoding="utf-8")
+    command = next(line.strip() for line in makefile.splitlines() if "--no-deps -e ." in line).replace("$(PY)", str(bin_folder / "python"))
+    result = run_installed(bin_folder, "sh", "-c", command, cwd=sources)
+    assert result.returncode == 0, result.stderr
+    assert (result.stdout, result.stderr) == ("", "")
