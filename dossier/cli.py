@@ -52,7 +52,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
 
 # A comment, not a citation: the file must build as written, and no source is known yet.
 PLACEHOLDER = ("<!-- Write here. Cite each claim: in square brackets, @ and the source's id, then the verbatim quote in double quotes; "
-               "`python build.py quote SOURCE \"a few words\"` prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
+               "`dossier quote SOURCE \"a few words\"` (or `python build.py quote ...`) prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
 
 
 def _yaml_text(text: str) -> str:
