@@ -135,10 +135,8 @@ class Renderer:
         self.site = site
         self.portable = portable
         folders = theme.template_folders(templates)
-        loader = jinja2.ChoiceLoader([  # "dossier/base.html" is always the package's, for a project's own base.html to extend
-            jinja2.FileSystemLoader(folders), jinja2.PrefixLoader({theme.PREFIX.rstrip("/"): jinja2.FileSystemLoader(theme.PACKAGE_TEMPLATES)})])
         self.env = jinja2.Environment(
-            loader=loader, autoescape=True, undefined=jinja2.StrictUndefined,
+            loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""

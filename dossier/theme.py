@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import jinja2
+
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent / "templates"
 THEME = "dossier/templates"  # how the package's theme files are named among a project's inputs
 THEME_ROOT = PACKAGE_TEMPLATES.parent.parent  # the folder THEME is relative to (site-packages, or a clone of dossier)
-PREFIX = "dossier/"  # a project's template extends the package's own with {% extends "dossier/base.html" %}
+PREFIX = "dossier"  # a project's template extends the package's own with {% extends "dossier/base.html" %}
 
 
 def template_folders(project_templates: Path | None) -> list[Path]:
@@ -24,6 +26,12 @@ def template_folders(project_templates: Path | None) -> list[Path]:
     if project_templates is not None and project_templates.is_dir() and project_templates.resolve() != PACKAGE_TEMPLATES:
         folders.insert(0, project_templates)
     return folders
+
+
+def template_loader(folders: list[Path]) -> jinja2.BaseLoader:
+    """Return a loader that looks templates up in the folders in turn, and finds the package's own
+    under PREFIX ("dossier/base.html"), for a project's template of the same name to extend."""
+    return jinja2.ChoiceLoader([jinja2.FileSystemLoader(folders), jinja2.PrefixLoader({PREFIX: jinja2.FileSystemLoader(PACKAGE_TEMPLATES)})])
 
 
 def input_path(root: Path, relative: str) -> Path:
@@ -37,8 +45,9 @@ def theme_part(relative: str) -> str | None:
     """Return the part of the theme an input's name is in ('static' or 'templates'), or None when
     it is not a theme file: templates/x.html and dossier/templates/x.html are templates,
     templates/static/... and dossier/templates/static/... static files."""
-    inside = relative[len(PREFIX):] if relative.startswith(THEME + "/") else relative
-    parts = inside.split("/")
+    if relative.startswith(THEME + "/"):
+        relative = "templates/" + relative[len(THEME) + 1:]
+    parts = relative.split("/")
     if parts[0] != "templates" or len(parts) < 2:
         return None
     return "static" if parts[1] == "static" else "templates"
