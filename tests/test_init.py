@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -54,13 +53,3 @@ def test_the_example_says_it_is_an_example_and_cites_only_its_own_text():
     assert "This is an example article" in seed
     assert list(walk_files(EXAMPLE / "content/sources")) == ["example-gazette.yaml"]
 
-
-def test_the_example_is_shipped_as_package_data():
-    """Every file of the example matches a package-data pattern of pyproject.toml (the wheel test installs it)."""
-    import fnmatch
-    import tomllib
-
-    patterns = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]["dossier"]
-    for relative in walk_files(EXAMPLE):
-        path = f"example/{relative}"
-        assert any(fnmatch.fnmatch(path, p) and path.count("/") == p.count("/") for p in patterns), path
