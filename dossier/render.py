@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from . import export
+from . import export, theme
 from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
@@ -30,9 +30,6 @@ from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
 from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
-
-PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
 
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once a process, shared by every renderer it makes (the preview makes one
@@ -132,14 +129,15 @@ class PageContext:
 
 
 class Renderer:
-    """Render every page of a site through the project's Jinja templates."""
+    """Render every page of a site through the project's Jinja templates (templates: its templates/
+    folder), falling back to the package's file by file (see theme.py)."""
 
     def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
         self.site = site
         self.portable = portable
-        folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
+        folders = theme.template_folders(templates)
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
@@ -154,7 +152,7 @@ class Renderer:
             aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
-        self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
+        self.static = [folder / "static" for folder in folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.env.globals["timeline_entry"] = self.timeline_entry
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path

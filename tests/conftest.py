@@ -111,8 +111,21 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture
+def package_theme(tmp_path: Path, monkeypatch) -> Path:
+    """Point dossier at a copy of the theme its package ships, for a test to edit; return the copy."""
+    from dossier import theme
+
+    copy = tmp_path / "installed/dossier/templates"
+    shutil.copytree(theme.PACKAGE_TEMPLATES, copy)
+    monkeypatch.setattr(theme, "PACKAGE_TEMPLATES", copy)
+    monkeypatch.setattr(theme, "THEME_ROOT", copy.parent.parent)
+    return copy
+
+
 def copy_project(destination: Path) -> Path:
-    """Copy the real project's content, seeds and templates to a scratch folder."""
+    """Copy the real project's content and seeds (and its templates/, if it has any) to a scratch folder."""
     for name in ("content", "seeds", "templates"):
-        shutil.copytree(PROJECT / name, destination / name)
+        if (PROJECT / name).is_dir():
+            shutil.copytree(PROJECT / name, destination / name)
     return destination

@@ -126,7 +126,7 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def oracle(make_site, tmp_path) -> Oracle:
+def oracle(make_site, tmp_path, package_theme) -> Oracle:
     root = make_site(PROJECT)
     (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
     return Oracle(root, tmp_path)
@@ -154,6 +154,11 @@ def test_edits_of_bodies_templates_and_seeds_give_what_a_cold_build_gives(oracle
     oracle.edit(EDITED["units"], "Its sergeant", "Its sergeant, [[villa]],", "a project type's body")
     oracle.edit("content/sources/ap.yaml", "seed: ap.txt", "seed: ap.txt\nnotes: Read with care.[@ap \"Torres said\"]", "a source's notes")
     oracle.edit("templates/unit.html", "<h1>", "<h1 class=\"unit-name\">", "a template")
+    oracle.edit("dossier/templates/person.html", "<h1>", "<h1 class=\"person-name\">", "a template of the package")
+    oracle.edit("templates/person.html", None, "{% extends \"dossier/person.html\" %}{% block og_type %}person{% endblock %}", "a template overridden")
+    oracle.edit("dossier/templates/static/site.js", "$", "\n// edited\n", "a static file of the package")
+    oracle.edit("templates/static/site.js", None, "// the project's own\n", "a static file overridden")
+    oracle.edit("templates/person.html", "person", None, "an override removed")
     oracle.edit("seeds/ap.txt", "something promotional", "something else", "a seed")
     oracle.edit("content/people/ana.md", None, "---\nname: Ana\nsummary: A nurse.\n---\nShe met [[second-company]].[@ap \"Torres said\"]\n", "a record added")
     oracle.edit("content/units/second-company.md", None, None, "a project type's record deleted")

@@ -9,6 +9,7 @@ from conftest import copy_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dossier import theme
 from dossier.passages import passage_id
 from dossier.pipeline import load
 from dossier.render import Renderer
@@ -39,7 +40,7 @@ class Mirror:
 
     def edit(self, path: str, old: str | None, new: str | None, label: str) -> int:
         """Change, create (old None) or delete (new None) a file, update, and compare; return pages rendered."""
-        file = self.root / path
+        file = theme.input_path(self.root, path)  # dossier/templates/... is the package's theme
         if new is None:
             file.unlink()
         elif old is None:
