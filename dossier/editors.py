@@ -67,6 +67,9 @@ def value_schema(kind: str, ids: dict[str, list[str]]) -> dict[str, Any]:
         return {"type": "array", "items": dict(TEXT)}
     if kind == "slugs":
         return {"type": "array", "items": dict(ID)}
+    if kind == "evidence":  # a field with its markers, or a list field with each value's (checked against the record by the build)
+        markers = {"type": "string"}
+        return {"type": "object", "additionalProperties": {"anyOf": [markers, {"type": "object", "additionalProperties": markers}]}}
     if kind in NESTED:
         mapping = object_schema(field_specs(NESTED[kind]), ids)
         return {"type": "array", "items": mapping} if kind == "figures" else mapping

@@ -23,7 +23,7 @@ from .passages import passage_id, text_fragment
 from .provenance import mark_inferred, marker
 from .quotes import own_quotes, shows_quotes
 from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
-from .views import facts, related
+from .views import fact_evidence, facts, related
 from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
@@ -146,7 +146,7 @@ class Renderer:
         self.env.filters["inner_quotes"] = inner_quotes
         self.env.filters["provenance"] = mark_inferred
         self.env.globals["provenance_marker"] = marker
-        self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        self.env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
             passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance)

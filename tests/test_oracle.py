@@ -40,10 +40,18 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "figures": [{"label": "Trucks", "value": "one", "source": "ap", "quote": "an armoured truck"}],
     "inserted_lines": ["WATCH:", "READ MORE:"], "base_url": "https://example.org/dossier/",
 }
+EVIDENCE = {  # evidence for facts each edited record holds by then (its lists have gained 'Changed' or an id)
+    "jorge-torres": {"roles": {"Changed": '[@ap "Sgt. Jorge Torres"]'}, "places": {"cucuta": '[@ap-copy "A translation" sole]'}},
+    "aid-convoy": {"date": '[@ap "Torres said"]', "people": {"jorge-torres": '[@ap "an armoured truck"]'}},
+    "cucuta": {"located_in": '[@ap "across the bridge"]'},
+    "guard": {"part_of": '[@ap-copy "A translation"]'},
+}
 
 
 def new_value(spec: FieldSpec, value: Any, rid: str, ids: dict[str, list[str]]) -> Any:
     """Return another valid value for a field, from its declared type."""
+    if spec.type == "evidence":
+        return EVIDENCE[rid]
     if spec.name in NEW_VALUES:
         return NEW_VALUES[spec.name]
     kind, _, target = spec.type.partition(":")
