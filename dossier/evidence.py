@@ -88,6 +88,8 @@ def check_evidence(meta: dict, rtype: Any, error: Any) -> None:
     """Report evidence (as written in the front matter) for a field that carries none, or for a value
     the field does not hold; the markers themselves are checked as they are converted."""
     evidence = meta.get("evidence")
+    if not any(spec.type == "evidence" for spec in rtype.fields):
+        return  # a type whose facts need none: 'evidence' is an unknown field there
     declared = {spec.name: spec for spec in rtype.evidence_fields}
     for field_name, given in (evidence.items() if isinstance(evidence, dict) else []):
         where = ("evidence", field_name)

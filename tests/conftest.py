@@ -28,7 +28,7 @@ BASE_FILES = {
     "seeds/ap.txt": SEED,
     "content/people/jorge-torres.md": (
         "---\nname: Jorge Torres\naliases: [Jorge Torres]\nsummary: A sergeant.\nplaces: [cucuta]\n"
-        "evidence: {places: {cucuta: '[@ap \"drove an armoured truck across the bridge\"]'}}\n---\n"
+        "evidence: {places: {cucuta: \"[@ap \\\"drove an armoured truck across the bridge\\\"]\"}}\n---\n"  # escaped: an edit of the body's marker leaves it
         'Torres drove a truck.[@ap "drove an armoured truck across the bridge"] See [[aid-convoy]].\n'
     ),
     "content/events/aid-convoy.md": (

@@ -135,6 +135,11 @@ def test_a_project_type_declares_which_fields_carry_evidence(make_site, capsys):
     ]
 
 
+def test_evidence_on_a_type_without_facts_is_an_unknown_field_reported_once(make_site, capsys):
+    root = make_site({"content/sources/ap.yaml": "title: AP story\noutlet: AP\nlanguage: en\nseed: ap.txt\nevidence: {outlet: '[@ap \"Torres said\"]'}\n"})
+    assert problems(capsys, root) == (1, ["content/sources/ap.yaml:5: error: unknown field 'evidence' in a source"])
+
+
 def test_sentences_keep_their_markers_and_do_not_end_at_abbreviations_or_inside_quotes():
     body = 'Sgt. Torres went to [[cucuta]]. He said no.[@ap "Torres said. Then"] Next [[x]] one.[@ap "q"]\n\nOther.'
     found = sentences(body, 10)

@@ -78,7 +78,7 @@ def test_every_kind_of_edit_gives_what_a_full_build_gives(make_site):
     mirror.edit(person, "name: Jorge Torres", "name: Jorge Torres Ruiz", "a new name")
     mirror.edit(person, "places: \\[cucuta\\]", "places: [cucuta]\naffiliations: [guard]", "a new affiliation")
     mirror.edit(event, "date: 2019-02-23", "date: 2019-01~", "an event's date")
-    mirror.edit(event, "people: \\[jorge-torres\\]", "people: [jose-gomez]", "an event's people")
+    mirror.edit(event, "people: \\[jorge-torres\\]((?:.|\n)*)people: \\{jorge-torres:", "people: [jose-gomez]\\1people: {jose-gomez:", "an event's people")  # and its evidence
     mirror.edit(event, "summary: The convoy.", "summary: The convoy.\ntags: [aid]", "a new tag")
     mirror.edit("content/events/gomez-flees.md", "title: Gómez flees", "title: Gómez leaves", "an event's title")
     mirror.edit("content/groups/guard.md", "summary: A force.", "summary: A force.\nkind: armed force", "a group's kind")
