@@ -56,7 +56,7 @@ SHOWN_PROVENANCE = """() => {  // the text of the main column a reader sees, not
 
 
 @pytest.mark.parametrize("address, crowding", [
-    ("timeline/", "(inferred)"), ("people/", "(year inferred)"), ("people/angel/", "(year inferred)"),
+    ("timeline/", "(inferred)"), ("people/", "(year inferred)"), ("people/angel/", "(year inferred)"), ("people/jorge-torres/", "(date inferred)"),
     ("events/angel-crosses/", "The Washington Post gives 'Feb. 28' without a year"), ("sources/ap-desertion-translation/", "This is the date of the translated version"),
 ])
 def test_provenance_notes_are_a_tap_away_and_stay_in_the_text(page, served, address, crowding):
