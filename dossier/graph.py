@@ -16,6 +16,7 @@ from .link import Key, Site
 from .reads import Token, token
 from .render import output_path
 from .schema import Record
+from .timeline import homes
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -129,6 +130,9 @@ def changed_tokens(old: Site, new: Site, c: Change) -> set[Token]:
             tokens |= {token("tagged", (field.name, v)) for v in values}
     if old.timeline != new.timeline:
         tokens.add(token("timeline", "*"))
+    if key[0] == "events" and (c.meta or c.membership):  # the timeline page that lists each event, on a large site
+        before, after = homes(old), homes(new)
+        tokens |= {token("timeline_home", eid) for eid in before.keys() | after.keys() if before.get(eid) != after.get(eid)}
     return tokens
 
 
