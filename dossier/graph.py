@@ -132,6 +132,7 @@ def changed_tokens(old: Site, new: Site, c: Change) -> set[Token]:
     if old.timeline != new.timeline:
         tokens.add(token("timeline", "*"))
     if key[0] == "events" and (c.membership or c.meta and moved(old, new, key)):  # the page of the timeline that lists each event
+        tokens.add(token("timeline_months", "*"))
         before, after = homes(old), homes(new)
         tokens |= {token("timeline_home", eid) for eid in before.keys() | after.keys() if before.get(eid) != after.get(eid)}
     return tokens

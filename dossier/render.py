@@ -156,6 +156,7 @@ class Renderer:
         self.env.globals["timeline_entry"] = self.timeline_entry
         self.env.globals["timeline_home"] = self.timeline_home
         self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
+        self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
@@ -163,6 +164,18 @@ class Renderer:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
         self.timeline_entries.clear()
         self.homes.clear()
+        self.parts.clear()
+
+    def timeline_parts(self, view: SiteReads, active: Filter | None) -> dict[Part, list[str] | None]:
+        """Return the pages a timeline view is split into (see timeline.split), worked out once for
+        all of them. A split view's pages read the month of each of its events as one token, which
+        an edit changes when an event is added, removed or now starts in another month (graph.py)."""
+        events, key = (active.events, active.url) if active else (view.timeline, "timeline/")
+        parts = self.parts.get(key) or split(self.site, events)
+        if len(parts) > 1:
+            view.reads.add(token("timeline_months", "*"))
+            self.parts[key] = parts
+        return parts
 
     def timeline_home(self, site: Site | SiteReads, event: Event) -> str:
         """Return the address of the timeline page that lists an event (its year's or month's on a
@@ -203,7 +216,7 @@ class Renderer:
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
             values["active"] = filter_for(view, *values["active"])
         if "part" in values:  # a timeline page: which of its view's pages, and what that page lists
-            values.update(timeline_page(view, values["active"], values.pop("part")))
+            values.update(timeline_page(view, values["active"], values.pop("part"), self.timeline_parts(view, values["active"])))
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
         context.tokens.update(body_tokens(context.reads))
         model = self.site.model

@@ -238,13 +238,12 @@ def homes(site: Site) -> dict[str, str]:
     return found
 
 
-def timeline_page(site: Site, active: Filter | None, part: Part) -> dict[str, object]:
+def timeline_page(site: Site, active: Filter | None, part: Part, parts: dict[Part, list[str] | None]) -> dict[str, object]:
     """Return what a timeline page shows besides its filter: its part of the view, the events it
     lists (None on an overview), the overview's rows, the view's address and size, and the pages
-    before and after it."""
+    before and after it; parts is the view's split()."""
     base = active.url if active else "timeline/"
     events = active.events if active else site.timeline
-    parts = split(site, events)
     listed = parts[part]
     before, after = neighbours(parts, part)
     return {"part": part, "listed": listed, "rows": overview(parts, part, base) if listed is None else [], "base": base,
