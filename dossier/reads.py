@@ -11,6 +11,8 @@ name and key. A page's reads are a set of tokens:
     ("members", collection) which records a collection holds
     (derived, key)          an entry of a derived list: ("mentioned_by", key), ("timeline", "*"), ...
     ("tagged", (field, value))  the events whose field (their tags) holds a value
+    ("timeline_home", event id) the timeline page that lists the event (its year's or month's on a large site)
+    ("timeline_months", "*")    which events start in which month (how a large timeline is split into pages)
 
 An edit re-renders the pages whose reads hold a token that the edit changes (graph.py).
 """

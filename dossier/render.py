@@ -29,7 +29,7 @@ from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
-from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
+from .timeline import Filter, Part, facet_values, facets, filter_for, homes, split, timeline_filters, timeline_page
 
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once a process, shared by every renderer it makes (the preview makes one
@@ -154,12 +154,37 @@ class Renderer:
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [folder / "static" for folder in folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.env.globals["timeline_entry"] = self.timeline_entry
+        self.env.globals["timeline_home"] = self.timeline_home
+        self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
+        self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
         self.timeline_entries.clear()
+        self.homes.clear()
+        self.parts.clear()
+
+    def timeline_parts(self, view: SiteReads, active: Filter | None) -> dict[Part, list[str] | None]:
+        """Return the pages a timeline view is split into (see timeline.split), worked out once for
+        all of them. A split view's pages read the month of each of its events as one token, which
+        an edit changes when an event is added, removed or now starts in another month (graph.py)."""
+        events, key = (active.events, active.url) if active else (view.timeline, "timeline/")
+        parts = self.parts.get(key) or split(self.site, events)
+        if len(parts) > 1:
+            view.reads.add(token("timeline_months", "*"))
+            self.parts[key] = parts
+        return parts
+
+    def timeline_home(self, site: Site | SiteReads, event: Event) -> str:
+        """Return the address of the timeline page that lists an event (its year's or month's on a
+        large site), noting that the page that asks reads it."""
+        if not self.homes:
+            self.homes = homes(self.site)
+        if isinstance(site, SiteReads):
+            site.reads.add(token("timeline_home", event.id))
+        return self.homes[event.id]
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
@@ -190,6 +215,8 @@ class Renderer:
                 values["related"] = related(view, record)
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
             values["active"] = filter_for(view, *values["active"])
+        if "part" in values:  # a timeline page: which of its view's pages, and what that page lists
+            values.update(timeline_page(view, values["active"], values.pop("part"), self.timeline_parts(view, values["active"])))
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
         context.tokens.update(body_tokens(context.reads))
         model = self.site.model
@@ -248,10 +275,17 @@ class Renderer:
         for source in site.records["sources"].values():
             if has_aligned_page(site, source):
                 add("aligned.html", aligned_url(source.id), derivative_id=source.id, body="")
-        add("timeline.html", "timeline/", body="", active=None)
-        for filters in timeline_filters(site).values():
+        for part in split(site, site.timeline):
+            add("timeline.html", "timeline/" + part.suffix, body="", active=None, part=part)
+        all_filters = timeline_filters(site)
+        for filters in all_filters.values():
             for active in filters:
-                add("timeline.html", active.url, body="", active=(active.facet, active.value))
+                for part in split(site, active.events):
+                    add("timeline.html", active.url + part.suffix, body="", active=(active.facet, active.value), part=part)
+        if len(split(site, site.timeline)) > 1:  # a large timeline lists its filters on a page per facet
+            for name, filters in all_filters.items():
+                if filters:
+                    add("timeline_filters.html", f"timeline/{name}/", body="", facet=name)
         add("search.html", "search/", body="")
         add("404.html", "404.html", body="")
         return pages
@@ -324,11 +358,11 @@ def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
     return overlap(site.seed_of(derivative).text, site.seed_of(original).text)
 
 
-def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
-    """Group the timeline (or one filter's events) by year, then by the month each starts in; events
-    whose month is not known (a bare year) come after the year's known months."""
+def timeline_groups(site: Site, active: Filter | None = None, events: list[str] | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
+    """Group the timeline (or one filter's events, or those given) by year, then by the month each
+    starts in; events whose month is not known (a bare year) come after the year's known months."""
     years: dict[int, dict[int | None, list[Event]]] = {}
-    for eid in active.events if active else site.timeline:
+    for eid in events if events is not None else active.events if active else site.timeline:
         event = site.records["events"][eid]
         assert isinstance(event, Event)
         year, month = month_key(event.date)

@@ -162,3 +162,17 @@ def test_edits_of_bodies_templates_and_seeds_give_what_a_cold_build_gives(oracle
     oracle.edit("seeds/ap.txt", "something promotional", "something else", "a seed")
     oracle.edit("content/people/ana.md", None, "---\nname: Ana\nsummary: A nurse.\n---\nShe met [[second-company]].[@ap \"Torres said\"]\n", "a record added")
     oracle.edit("content/units/second-company.md", None, None, "a project type's record deleted")
+
+
+def test_on_a_timeline_split_by_year_and_month_an_events_edits_give_what_a_cold_build_gives(make_site, tmp_path, monkeypatch):
+    monkeypatch.setattr("dossier.timeline.PAGE_EVENTS", 2)  # three events in February 2019: a page for each month
+    root = make_site({**PROJECT, "content/events/later.md": "---\ntitle: Later\ndate: 2019-02-26\nsummary: S.\n---\nLater.[@ap \"across the bridge\"]\n"})
+    (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
+    oracle = Oracle(root, tmp_path)
+    assert (tmp_path / "warm/timeline/2019/02/index.html").is_file()
+    event = "content/events/later.md"
+    oracle.edit(event, "date: 2019-02-26", "date: 2019-03-02", "an event moved to another month")
+    oracle.edit(event, "date: 2019-03-02", "date: 2018-12-30", "an event moved to another year: 2019 is one page again")
+    oracle.edit(event, "title: Later", "title: Later still", "an event's title")
+    oracle.edit(event, "date: 2018-12-30", "date: 2019-02-28", "an event back: 2019 split by month again")
+    oracle.edit(event, None, None, "an event deleted: the timeline is one page again")
