@@ -102,8 +102,8 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         return items
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
-    if type_name == "age":
-        return convert_nested(value, NESTED["age"], key, check)
+    if type_name in ("age", "review"):
+        return convert_nested(value, NESTED[type_name], key, check)
     if type_name == "figures":
         if not isinstance(value, list):
             return check.error(key, f"'{name}' should be a list of {{label, value, source, quote}}, not {describe(value)}")

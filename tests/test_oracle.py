@@ -39,6 +39,7 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "age": {"years": 27, "as_of": "2019-02", "source": "ap", "quote": "Sgt. Jorge Torres"},
     "figures": [{"label": "Trucks", "value": "one", "source": "ap", "quote": "an armoured truck"}],
     "inserted_lines": ["WATCH:", "READ MORE:"], "base_url": "https://example.org/dossier/",
+    "reviewed": {"by": "A. Checker", "date": "2019-03-05", "digest": "0123456789ab", "sentences": ["89abcdef"]},
 }
 
 
