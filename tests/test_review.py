@@ -11,7 +11,7 @@ import jsonschema
 import yaml
 
 from dossier.cli import main
-from dossier.pipeline import check, load
+from dossier.pipeline import build, check, load
 from dossier.review import record_sheet, seed_context, with_review, without_review
 from dossier.passages import SeedText
 
@@ -144,3 +144,18 @@ def test_a_review_entry_fits_the_schema_and_a_wrong_one_is_refused(make_site, tm
     (root / TORRES).write_text(bad, encoding="utf-8")
     assert main(["check", "--source", str(root)]) == 1
     assert "content/people/jorge-torres.md:6: error: 'reviewed.date': 'someday' is not a date" in capsys.readouterr().err
+
+
+def test_the_preview_serves_the_sheet_and_a_build_never_writes_it(make_site, tmp_path):
+    from test_serve import serving
+
+    root = make_site(COPY)
+    build(root, tmp_path / "site")
+    assert not [p for p in (tmp_path / "site").rglob("*") if "review" in p.relative_to(tmp_path).as_posix().lower()]
+    with serving(root) as server:
+        status, page = server.get("/_review/")
+        assert status == 200 and b"<title>Review sheet (preview only)</title>" in page
+        assert b'<a href="#people-jorge-torres">content/people/jorge-torres.md</a>: never reviewed' in page
+        assert b"rests only on ap-copy (derived from ap)" in page
+        assert server.get("/_review")[0] == 302
+        assert not (server.folder / "_review").exists()
