@@ -9,20 +9,25 @@ only derivatives "rests only on" them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
-from .markup import CITATION, LINK, LIST_ITEM, paragraphs, unescape_quote
+from .link import record_line
+from .markup import CITATION, CLAIM, LINK, LIST_ITEM, SUPPORT, paragraphs, unescape_quote
+from .reads import link_target, token, unwrap
+from .schema import Record
 
 MASK = "\ue000"  # stands in for each character of a citation while sentences are found: its quote may hold full stops
 SENTENCE_END = re.compile(r"[.!?…]++[\"'”’)\]]*+(?:\s*+" + MASK + r"++)*+(?=\s|$)")  # possessive: runs of citations never backtrack
 ABBREVIATION = re.compile(r"(?:(?:^|\b)[A-Z]|\b(?:Sgt|Lt|Col|Gen|Capt|Maj|Cpl|Pvt|Mr|Mrs|Ms|Dr|St|Jr|Sr|No|vs|etc|e\.g|i\.e|U\.S|U\.N))\.$")
-LEADING = re.compile(r"(?:\s|>|" + LIST_ITEM.pattern[3:] + r")*")  # white space, a quote's '>' and a list item's bullet
+LEADING = re.compile(r"(?:\s|>|\||" + LIST_ITEM.pattern[3:] + r")*")  # white space, a quote's '>', a table's '|' and a list item's bullet
 EMPHASIS = re.compile(r"(\*{1,2}|_{1,2})(\S(?:.*?\S)?)\1")
 SPACE = re.compile(r"\s+")
 DERIVATIVE = "derivative"  # the support level of a claim that rests only on derivatives
+PER_PAGE = 500  # claims on a page of the claims by support
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,18 @@ def sentences(body: str, first_line: int, label: Callable[[str], str] | None = N
     return found
 
 
-def cited_sentences(body: str, first_line: int = 1) -> list[Sentence]:
+@functools.lru_cache(maxsize=1 << 15)  # the claims pages go through every body after each edit
+def cited_sentences(body: str, first_line: int = 1) -> tuple[Sentence, ...]:
     """Return the sentences of a body that cite at least one source: its claims."""
-    return [s for s in sentences(body, first_line) if s.citations]
+    return tuple(s for s in sentences(body, first_line) if s.citations)
+
+
+def body_of(site: Any, record: Record) -> tuple[str, int]:
+    """Return the Markdown a record's page renders (a source's notes) and its first file line."""
+    name = site.model[record.collection].body_field
+    if name == "body":
+        return record.body, record.body_line
+    return getattr(record, name, None) or "", record_line(record, name) + 1
 
 
 def original_of(source: str, derived_from: Mapping[str, str | None]) -> str:
@@ -137,3 +151,89 @@ def support_level(sources: list[str] | tuple[str, ...], derived_from: Mapping[st
     """Return a claim's support level: the number of its independent sources ('1', '2', ...), or
     'derivative' when it rests only on derivatives."""
     return DERIVATIVE if rests_on(sources, derived_from) else str(len(independent(sources, derived_from)))
+
+
+def support_words(level: str) -> tuple[str, str]:
+    """Return how a claim's support level reads after it: short, and in words."""
+    if level == DERIVATIVE:
+        return "derivative only", "only a derivative source, a translation or copy, supports this sentence"
+    if level == "1":
+        return "1 source", "one independent source supports this sentence"
+    return f"{level} sources", f"{level} independent sources support this sentence"
+
+
+def mark_claims(body: str) -> tuple[str, list[tuple[str, ...]]]:
+    """Return a body with each claim's place marked for rendering, and the sources each claim cites,
+    by number from 1: CLAIM before the claim (its anchor: after the white space that ends the
+    sentence before it, so that the quotation marks around it read as they did) and SUPPORT after
+    its last citation (its count of independent sources)."""
+    claims = cited_sentences(body)
+    inserts: list[tuple[int, int, str]] = []
+    for number, sentence in enumerate(claims, start=1):
+        at = sentence.start
+        line_start = body.rfind("\n", 0, at) + 1
+        if not LEADING.fullmatch(body, line_start, at):  # not first on its line: the anchor goes before the space
+            at = len(body[:at].rstrip(" \t"))
+        inserts += [(at, 1, CLAIM.format(number)), (sentence.end, 0, SUPPORT.format(number))]
+    pieces, previous = [], 0
+    for offset, _, mark in sorted(inserts):
+        pieces += [body[previous:offset], mark]
+        previous = offset
+    pieces.append(body[previous:])
+    return "".join(pieces), [tuple(c.source for c in sentence.citations) for sentence in claims]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim as the claims pages list it."""
+
+    text: str
+    url: str  # its place on its record's page
+    page: str  # the name of that page
+    level: str
+
+
+def level_order(level: str) -> tuple[int, int]:
+    """Order support levels from the most sources down, 'derivative' last."""
+    return (1, 0) if level == DERIVATIVE else (0, -int(level))
+
+
+def site_claims(view: Any) -> dict[str, list[Claim]]:
+    """Return every claim of the site by support level, most sources first, each level in the
+    records' order; noting in view.reads (a reads.SiteReads) the bodies, names and sources read."""
+    derived_from = {sid: source.derived_from for sid, source in view.records["sources"].items()}
+    found: dict[str, list[Claim]] = {}
+    for record in view.all_records():
+        key = (record.collection, record.id)
+        view.reads.add(token("body", key))
+        body, _ = body_of(view, unwrap(record))  # its body alone: its other fields do not matter here
+        if not body:
+            continue
+        for number, sentence in enumerate(cited_sentences(body), start=1):
+            level = support_level([c.source for c in sentence.citations], derived_from)
+            text = plain(sentence.markdown, lambda target: view.get(key_of(link_target(view.site, target))).label)
+            found.setdefault(level, []).append(Claim(text, f"{record.page_url}#claim-{number}", record.label, level))
+    return {level: found[level] for level in sorted(found, key=level_order)}
+
+
+def key_of(record: Record) -> tuple[str, str]:
+    """Return a record's (collection, id)."""
+    return record.collection, record.id
+
+
+def level_slug(level: str) -> str:
+    """Return the folder of a support level's pages under claims/."""
+    return "derivative-only" if level == DERIVATIVE else f"{level}-source{'s' * (level != '1')}"
+
+
+def level_title(level: str) -> str:
+    """Return a support level's heading."""
+    if level == DERIVATIVE:
+        return "Resting only on a derivative source"
+    return f"{level} independent source{'s' * (level != '1')}"
+
+
+def page_urls(level: str, count: int) -> list[str]:
+    """Return the addresses of a level's pages, PER_PAGE claims each: claims/2-sources/, claims/2-sources/2/, ..."""
+    pages = max(1, -(-count // PER_PAGE))
+    return [f"claims/{level_slug(level)}/" + (f"{n}/" if n > 1 else "") for n in range(1, pages + 1)]

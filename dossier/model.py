@@ -163,7 +163,7 @@ BUILT_IN: Model = {
 COMMON = field_specs(Record)  # the fields every record type has: draft, reviewed
 SETTINGS = RecordType("site", "site settings", "Settings", SiteConfig, field_specs(SiteConfig)[len(COMMON):], indexed=False, creatable=False,
                       audited=False, file_format="yaml")  # the settings are no record: never a draft
-RESERVED = set(BUILT_IN) | {"site", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
+RESERVED = set(BUILT_IN) | {"site", "timeline", "claims", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
 
 
 @dataclass(frozen=True, kw_only=True)

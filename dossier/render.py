@@ -17,6 +17,7 @@ from . import export
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
+from .claims import PER_PAGE, Claim, level_title, mark_claims, page_urls, site_claims, support_level, support_words
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
@@ -85,6 +86,7 @@ class PageContext:
         self._by_passage: dict[tuple[str, str], Reference] = {}
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
+        self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
 
     def rel(self, to_url: str) -> str:
         """Link from this page to another URL of the site."""
@@ -125,6 +127,24 @@ class PageContext:
         self.reads[("outlet", source_id)] = reference.source.outlet
         return sup
 
+    def claim(self, number: int) -> etree.Element:
+        """Return the anchor of a claim, which the claims page links to."""
+        return etree.Element("span", {"class": "claim", "id": f"claim-{number}"})
+
+    def support(self, number: int) -> etree.Element:
+        """Return a claim's count of independent sources: short to the eye, in words for a screen reader."""
+        derived_from: dict[str, str | None] = {}
+        for source_id in self.claims[number - 1]:
+            while source_id not in derived_from:  # the source and those it derives from: what the count depends on
+                original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
+                derived_from[source_id] = self.reads[("derived", source_id)] = original
+                source_id = original or source_id
+        short, words = support_words(support_level(self.claims[number - 1], derived_from))
+        marker = etree.Element("span", {"class": "support", "data-pagefind-ignore": ""})
+        etree.SubElement(marker, "span", {"aria-hidden": "true"}).text = short
+        etree.SubElement(marker, "span", {"class": "visually-hidden"}).text = f" ({words})"
+        return marker
+
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""
         return Markup(etree.tostring(self.cite(source_id, quote), encoding="unicode", method="html"))
@@ -155,11 +175,34 @@ class Renderer:
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
         self.env.globals["timeline_entry"] = self.timeline_entry
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.env.globals["claims_page"] = self.claims_page
+        self.found_claims: tuple[dict[str, list[Claim]], frozenset] | None = None  # see claims(); emptied by forget()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
         self.timeline_entries.clear()
+        self.found_claims = None
+
+    def claims(self) -> tuple[dict[str, list[Claim]], frozenset]:
+        """Return the site's claims by support level, and what finding them read: worked out once for
+        every claims page (each reads every body)."""
+        if self.found_claims is None:
+            view = SiteReads(self.site)
+            self.found_claims = (site_claims(view), frozenset(view.reads))
+        return self.found_claims
+
+    def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
+        """Return what a claims page shows: every level with its count and pages (the index), or one
+        page of a level's claims with links to its other pages."""
+        found, reads = self.claims()
+        page.tokens.update(reads)
+        levels = [{"title": level_title(lv), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
+        if level is None:
+            return {"levels": levels}
+        claims = found.get(level, [])
+        return {"levels": levels, "title": level_title(level), "number": number, "urls": page_urls(level, len(claims)),
+                "first": (number - 1) * PER_PAGE + 1, "claims": claims[(number - 1) * PER_PAGE: number * PER_PAGE]}
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
@@ -206,7 +249,7 @@ class Renderer:
         text, its page's address and the passages its page cites first, with what it read of the site
         as it rendered (context.reads), and taken only if the site still gives the same."""
         if self.cache is None or record is None or not body:
-            return Markup(self.bodies.render(body, context))
+            return Markup(self.render_body(body, context))
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
         key = self.cache.key(context.url, body, self.portable, first)
         cached = self.cache.get(key)
@@ -216,9 +259,14 @@ class Renderer:
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
             context.tokens.update(t for r in context.references for t in (token("label", ("sources", r.source.id)), token("record", ("sources", r.source.id))))
             return Markup(html)
-        html = self.bodies.render(body, context)
+        html = self.render_body(body, context)
         self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
         return Markup(html)
+
+    def render_body(self, body: str, context: PageContext) -> str:
+        """Render a body to HTML, each claim anchored and followed by its count of independent sources."""
+        marked, context.claims = mark_claims(body)
+        return self.bodies.render(marked, context)
 
     def record_page(self, record: Record) -> tuple[str, bytes]:
         """Render the page of one record, with the records that name it."""
@@ -249,6 +297,10 @@ class Renderer:
         for filters in timeline_filters(site).values():
             for active in filters:
                 add("timeline.html", active.url, body="", active=(active.facet, active.value))
+        add("claims.html", "claims/", body="", level=None, number=1)
+        for level, claims in self.claims()[0].items():
+            for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                add("claims.html", url, body="", level=level, number=number)
         add("search.html", "search/", body="")
         add("404.html", "404.html", body="")
         return pages

@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .claims import ClaimCitation, Sentence, independent, rests_on, sentence_spans, sentences
-from .link import Site, front_matter_citations, record_line
+from .claims import ClaimCitation, Sentence, body_of, independent, rests_on, sentence_spans, sentences
+from .link import Site, front_matter_citations
 from .passages import SeedText
 from .problems import UsageError
 from .reads import link_target
@@ -134,14 +134,6 @@ def seed_context(seed: SeedText, quote: str) -> Context | None:
         if line_start + right > start and line_start + left < end:
             first, last = min(first, line_start + left), max(last, line_start + right)
     return Context(text[first:start], text[start:end], text[end:last], text.count("\n", 0, start) + 1)
-
-
-def body_of(site: Site, record: Record) -> tuple[str, int]:
-    """Return the Markdown a record's page renders (a source's notes) and its first file line."""
-    name = site.model[record.collection].body_field
-    if name == "body":
-        return record.body, record.body_line
-    return getattr(record, name, None) or "", record_line(record, name) + 1
 
 
 def check_of(site: Site, citation: ClaimCitation) -> Check:

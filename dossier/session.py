@@ -196,8 +196,9 @@ class Session:
         old, pending = self.rendered, self.pending
         everything = pending is EVERYTHING or old is None
         new_pages: set[str] = set()
-        self.pages_changed = everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
-        if self.pages_changed:  # titles, filters and the set of pages may differ
+        changes = [] if everything else [graph.change(old, self.site, key) for key in pending]  # type: ignore[arg-type, union-attr]
+        self.pages_changed = everything or not self.pages or any(c.meta or c.body for c in changes)
+        if self.pages_changed:  # titles, filters and the set of pages may differ (a body: how many claims pages there are)
             before = set(self.pages) or self.page_paths
             self.pages = self.renderer.pages()
             new_pages = set(self.pages) - before
