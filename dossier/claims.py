@@ -233,6 +233,12 @@ def level_title(level: str) -> str:
     return f"{level} independent source{'s' * (level != '1')}"
 
 
+def page_of(claims: list[Claim], number: int) -> tuple[int, list[Claim]]:
+    """Return the place in its level of the first claim on a level's page (pages numbered from 1), and the page's claims."""
+    first = (number - 1) * PER_PAGE
+    return first + 1, claims[first: first + PER_PAGE]
+
+
 def page_urls(level: str, count: int) -> list[str]:
     """Return the addresses of a level's pages, PER_PAGE claims each: claims/2-sources/, claims/2-sources/2/, ..."""
     pages = max(1, -(-count // PER_PAGE))

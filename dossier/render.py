@@ -17,7 +17,7 @@ from . import export
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
-from .claims import PER_PAGE, Claim, level_title, mark_claims, page_urls, site_claims, support_level, support_words
+from .claims import Claim, level_title, mark_claims, page_of, page_urls, site_claims, support_level, support_words
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
@@ -201,8 +201,8 @@ class Renderer:
         if level is None:
             return {"levels": levels}
         claims = found.get(level, [])
-        return {"levels": levels, "title": level_title(level), "number": number, "urls": page_urls(level, len(claims)),
-                "first": (number - 1) * PER_PAGE + 1, "claims": claims[(number - 1) * PER_PAGE: number * PER_PAGE]}
+        first, shown = page_of(claims, number)
+        return {"levels": levels, "title": level_title(level), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
