@@ -239,7 +239,7 @@ PAGE_TYPES = {
     "place": "places/cucuta/", "group": "groups/venezuelan-national-guard/", "source": "sources/ap-desertion/",
     "source passage": "sources/wapo-military/#passage-2f467b6361",
     "derivative source": "sources/ap-desertion-translation/", "page": "about/", "people index": "people/", "events index": "events/",
-    "sources index": "sources/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
+    "sources index": "sources/", "claims by support": "claims/1-source/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
     "not found": "404.html", "not found, nested": "people/nobody/",
 }
 
