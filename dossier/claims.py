@@ -13,11 +13,11 @@ import functools
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, NamedTuple
 
 from .link import record_line
 from .markup import CITATION, CLAIM, LINK, LIST_ITEM, SUPPORT, paragraphs, unescape_quote
-from .reads import link_target, token, unwrap
+from .reads import link_target
 from .schema import Record
 
 MASK = "\ue000"  # stands in for each character of a citation while sentences are found: its quote may hold full stops
@@ -183,8 +183,7 @@ def mark_claims(body: str) -> tuple[str, list[tuple[str, ...]]]:
     return "".join(pieces), [tuple(c.source for c in sentence.citations) for sentence in claims]
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):  # a tuple: the preview compares every claims page's claims after each edit
     """A claim as the claims pages list it."""
 
     text: str
@@ -193,32 +192,64 @@ class Claim:
     level: str
 
 
+LINKED = re.compile("\0([^\0]*)\0")  # a link without a label in a claim's text, to be named (see body_claims)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def body_claims(body: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Return each claim of a body as its plain text (a link without a label kept as its target
+    between NULs, to be named) and the sources it cites."""
+    return tuple((plain(s.markdown, lambda target: f"\0{target}\0"), tuple(c.source for c in s.citations)) for s in cited_sentences(body))
+
+
 def level_order(level: str) -> tuple[int, int]:
     """Order support levels from the most sources down, 'derivative' last."""
     return (1, 0) if level == DERIVATIVE else (0, -int(level))
 
 
-def site_claims(view: Any) -> dict[str, list[Claim]]:
-    """Return every claim of the site by support level, most sources first, each level in the
-    records' order; noting in view.reads (a reads.SiteReads) the bodies, names and sources read."""
-    derived_from = {sid: source.derived_from for sid, source in view.records["sources"].items()}
-    found: dict[str, list[Claim]] = {}
-    for record in view.all_records():
-        key = (record.collection, record.id)
-        view.reads.add(token("body", key))
-        body, _ = body_of(view, unwrap(record))  # its body alone: its other fields do not matter here
-        if not body:
-            continue
-        for number, sentence in enumerate(cited_sentences(body), start=1):
-            level = support_level([c.source for c in sentence.citations], derived_from)
-            text = plain(sentence.markdown, lambda target: view.get(key_of(link_target(view.site, target))).label)
-            found.setdefault(level, []).append(Claim(text, f"{record.page_url}#claim-{number}", record.label, level))
-    return {level: found[level] for level in sorted(found, key=level_order)}
+class ClaimIndex:
+    """The claims of a site by support level, kept between versions of the site: a record's claims
+    are worked out again only when the record changed (or what a source derives from did)."""
+
+    def __init__(self) -> None:
+        self.derived_from: dict[str, str | None] = {}
+        self.records: dict[tuple[str, str], tuple[Record, list[Claim], tuple]] = {}  # its claims, and the names of the records it links to
+
+    def claims(self, site: Any) -> dict[str, list[Claim]]:
+        """Return every claim of a linked site by support level, most sources first, each level in the records' order."""
+        derived_from = {sid: getattr(source, "derived_from", None) for sid, source in site.records["sources"].items()}
+        if derived_from != self.derived_from:
+            self.derived_from, self.records = derived_from, {}
+        found: dict[str, list[Claim]] = {}
+        kept = {}
+        for record in site.all_records():
+            key = (record.collection, record.id)
+            cached = self.records.get(key)
+            names = tuple(site.get(linked).label for linked in site.links.get(key, ()))  # what its links show
+            if cached is None or cached[0] is not record or cached[2] != names:
+                cached = (record, record_claims(site, record, derived_from), names)
+            kept[key] = cached
+            for claim in cached[1]:
+                found.setdefault(claim.level, []).append(claim)
+        self.records = kept
+        return {level: found[level] for level in sorted(found, key=level_order)}
 
 
-def key_of(record: Record) -> tuple[str, str]:
-    """Return a record's (collection, id)."""
-    return record.collection, record.id
+def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None]) -> list[Claim]:
+    """Return the claims of one record's body, each with its support level and its links named."""
+    body, _ = body_of(site, record)
+    found = []
+    url, label = record.page_url, record.label
+    for number, (text, sources) in enumerate(body_claims(body) if body else (), start=1):
+        if "\0" in text:
+            text = LINKED.sub(lambda m: link_target(site, m[1]).label, text)
+        found.append(Claim(text, f"{url}#claim-{number}", label, support_level(sources, derived_from)))
+    return found
+
+
+def site_claims(site: Any) -> dict[str, list[Claim]]:
+    """Return every claim of a linked site by support level (see ClaimIndex)."""
+    return ClaimIndex().claims(site)
 
 
 def level_slug(level: str) -> str:

@@ -120,8 +120,6 @@ def changed_tokens(old: Site, new: Site, c: Change) -> set[Token]:
         tokens.add(token("record", key))
         if c.label:
             tokens.add(token("label", key))
-    if c.body or c.membership:  # the claims pages list every body's cited sentences
-        tokens.add(token("body", key))
     for name, keys in candidates(old, new, key).items():
         differ = {k for k in keys if entry(old, name, k) != entry(new, name, k)}
         tokens |= {token(name, k) for k in differ} | ({token(name, "*")} if differ else set())

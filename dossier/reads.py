@@ -11,7 +11,6 @@ name and key. A page's reads are a set of tokens:
     ("members", collection) which records a collection holds
     (derived, key)          an entry of a derived list: ("mentioned_by", key), ("timeline", "*"), ...
     ("tagged", (field, value))  the events whose field (their tags) holds a value
-    ("body", key)           the record's body (the claims pages list every body's cited sentences)
 
 An edit re-renders the pages whose reads hold a token that the edit changes (graph.py).
 """

@@ -17,7 +17,7 @@ from . import export
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
-from .claims import Claim, level_title, mark_claims, page_of, page_urls, site_claims, support_level, support_words
+from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
@@ -176,7 +176,8 @@ class Renderer:
         self.env.globals["timeline_entry"] = self.timeline_entry
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.env.globals["claims_page"] = self.claims_page
-        self.found_claims: tuple[dict[str, list[Claim]], frozenset] | None = None  # see claims(); emptied by forget()
+        self.found_claims: dict[str, list[Claim]] | None = None  # see claims(); emptied by forget()
+        self.claim_index = ClaimIndex()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
     def forget(self) -> None:
@@ -184,25 +185,33 @@ class Renderer:
         self.timeline_entries.clear()
         self.found_claims = None
 
-    def claims(self) -> tuple[dict[str, list[Claim]], frozenset]:
-        """Return the site's claims by support level, and what finding them read: worked out once for
-        every claims page (each reads every body)."""
+    def claims(self) -> dict[str, list[Claim]]:
+        """Return the site's claims by support level, worked out once for every claims page."""
         if self.found_claims is None:
-            view = SiteReads(self.site)
-            self.found_claims = (site_claims(view), frozenset(view.reads))
+            self.found_claims = self.claim_index.claims(self.site)
         return self.found_claims
 
     def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
         """Return what a claims page shows: every level with its count and pages (the index), or one
-        page of a level's claims with links to its other pages."""
-        found, reads = self.claims()
-        page.tokens.update(reads)
+        page of a level's claims with links to the levels and to its other pages. A claims page notes
+        no reads: the preview renders it again when what it shows changes (claims_shown)."""
+        found = self.claims()
         levels = [{"title": level_title(lv), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
         if level is None:
             return {"levels": levels}
         claims = found.get(level, [])
         first, shown = page_of(claims, number)
         return {"levels": levels, "title": level_title(level), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
+
+    def claims_shown(self) -> dict[str, tuple]:
+        """Return what each claims page shows, by output path: the pages an edit changes are those whose entry differs."""
+        found = self.claims()
+        shown: dict[str, tuple] = {output_path("claims/"): tuple((lv, len(claims)) for lv, claims in found.items())}
+        levels = tuple(found)  # a level's pages link to every level, without counts
+        for level, claims in found.items():
+            for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                shown[output_path(url)] = (levels, len(page_urls(level, len(claims))), page_of(claims, number))
+        return shown
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
@@ -298,7 +307,7 @@ class Renderer:
             for active in filters:
                 add("timeline.html", active.url, body="", active=(active.facet, active.value))
         add("claims.html", "claims/", body="", level=None, number=1)
-        for level, claims in self.claims()[0].items():
+        for level, claims in self.claims().items():
             for number, url in enumerate(page_urls(level, len(claims)), start=1):
                 add("claims.html", url, body="", level=level, number=number)
         add("search.html", "search/", body="")

@@ -112,5 +112,5 @@ def test_a_build_restored_from_an_archive_builds_warm_as_a_deploy_does(make_site
         archive.extractall(root, filter="tar")
     edit(root, "content/people/jorge-torres.md", "Torres drove a truck.", "Torres drove a small truck.")
     report = build(root, root / "site")
-    assert report.rendered == 1  # the edited person's page alone, not every page
+    assert report.rendered == 2  # the edited person's page and the claims page listing the sentence, not every page
     assert "a small truck" in (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")

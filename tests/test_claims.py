@@ -118,3 +118,18 @@ def test_no_claims_page_comes_near_a_megabyte(make_site, tmp_path):
     build(root, tmp_path / "site")
     pages = sorted((tmp_path / "site/claims/1-source").rglob("index.html"))
     assert len(pages) == 3 and max(p.stat().st_size for p in pages) < 300_000
+
+
+def test_the_preview_renders_a_claims_page_again_when_what_it_shows_changes(make_site, monkeypatch):
+    from test_session import Mirror
+
+    monkeypatch.setattr(claims, "PER_PAGE", 2)
+    mirror = Mirror(make_site(FILES))  # each edit below is compared with a build from scratch
+    person, copy = "content/people/jorge-torres.md", "content/sources/ap-copy.yaml"
+    mirror.edit(person, "He drove a truck.", "He drove a truck, [[cucuta]].", "a link without a label in a claim")
+    assert mirror.edit("content/places/cucuta.md", "name: Cúcuta", "name: San José de Cúcuta", "the linked record's name") >= 2
+    assert "San José de Cúcuta" in mirror.files["claims/1-source/index.html"].decode()
+    mirror.edit(copy, "derived_from: ap\n", "", "a derivative becomes independent")
+    mirror.edit(person, "Two outlets report it.", "One more.[@npr \"witnesses said\"] Two outlets report it.", "a claim more: a page more")
+    assert "claims/1-source/2/index.html" in mirror.files
+    mirror.edit(person, "One more.\\[@npr \"witnesses said\"\\] ", "", "and less")
