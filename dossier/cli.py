@@ -1,4 +1,4 @@
-"""Command line: build, check, new, quote, schema, add-source, review and serve."""
+"""Command line: init, build, check, new, quote, schema, add-source, review and serve."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
             value = "2019-01-01"
         elif spec.name == "summary":
             value = '""'
-        elif type_name in ("texts", "slugs", "figures") or type_name.startswith("ids:"):
+        elif type_name in ("texts", "slugs", "figures", "claims") or type_name.startswith("ids:"):
             value = "[]"
         elif type_name == "bool":
             value = "false"
@@ -54,7 +54,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
 
 # A comment, not a citation: the file must build as written, and no source is known yet.
 PLACEHOLDER = ("<!-- Write here. Cite each claim: in square brackets, @ and the source's id, then the verbatim quote in double quotes; "
-               "`python build.py quote SOURCE \"a few words\"` prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
+               "`dossier quote SOURCE \"a few words\"` (or `python build.py quote ...`) prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
 
 
 def _yaml_text(text: str) -> str:
@@ -149,6 +149,15 @@ def command_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_init(args: argparse.Namespace) -> int:
+    from .init import init_project, next_steps
+
+    folder = Path(args.folder)
+    init_project(folder)
+    print("\n".join(next_steps(folder)))
+    return 0
+
+
 def command_review(args: argparse.Namespace) -> int:
     import datetime as dt
 
@@ -194,6 +203,8 @@ def parser() -> argparse.ArgumentParser:
     """Return the argument parser for every command."""
     main_parser = argparse.ArgumentParser(prog="dossier", description="Build a cross-linked documentary site whose every claim cites a verified passage.")
     commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    init = commands.add_parser("init", help="start a new documentary: an example project to replace with your own")
+    init.add_argument("folder", metavar="DIR", help="a new or empty folder")
     build = commands.add_parser("build", help="build the site")
     build.add_argument("--out", help="output folder (default: site/ in the source folder)")
     build.add_argument("--portable", action="store_true", help="links name their index.html, so the site works from file://")
@@ -235,7 +246,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
-    handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
+    handler = {"init": command_init, "build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
                "quote": command_quote, "schema": command_schema, "review": command_review, "serve": command_serve}[args.command]
     try:
         return handler(args)

@@ -48,9 +48,10 @@ def body_of(record: Record | None) -> tuple | None:
     return (record.body, getattr(record, "notes", None))
 
 
-def cited(site: Site, key: Key) -> set[tuple[str, str, bool]]:
-    """Return the (source, quote, sole) passages a record cites, ignoring their lines."""
-    return {(c.source, c.quote, c.sole) for c in site.citations.get(key, [])}
+def cited(site: Site, key: Key) -> list[tuple[str, str, bool]]:
+    """Return the (source, quote, sole) passages a record cites, ignoring their lines, once for each
+    citation: data/site.json lists a passage cited twice (in the body and as evidence) twice."""
+    return sorted((c.source, c.quote, c.sole) for c in site.citations.get(key, []))
 
 
 def record_of(site: Site, key: Key) -> Record | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from .evidence import citations_of
 from .markup import scan
 from .model import BUILT_IN, RESERVED, Model
 from .passages import SeedText, mark_differences, passage_id
@@ -270,6 +271,9 @@ def front_matter_citations(model: Model, record: Record) -> list[Citation]:
     found = []
     for spec in model[record.collection].citing_fields:
         value = getattr(record, spec.name, None)
+        if spec.type == "evidence":
+            found += citations_of(value)
+            continue
         items = value if isinstance(value, list) else [value] if value else []
         for index, item in enumerate(items):
             key = (spec.name, index) if isinstance(value, list) else (spec.name,)

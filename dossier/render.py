@@ -13,7 +13,8 @@ from typing import Any, Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from . import export
+from . import export, theme
+from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
@@ -24,15 +25,12 @@ from .passages import passage_id, text_fragment
 from .provenance import mark_inferred, marker
 from .quotes import own_quotes, shows_quotes
 from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
-from .views import facts, related
+from .views import fact_evidence, facts, related
 from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
 from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
-
-PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
 
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once a process, shared by every renderer it makes (the preview makes one
@@ -151,14 +149,15 @@ class PageContext:
 
 
 class Renderer:
-    """Render every page of a site through the project's Jinja templates."""
+    """Render every page of a site through the project's Jinja templates (templates: its templates/
+    folder), falling back to the package's file by file (see theme.py)."""
 
     def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
         self.site = site
         self.portable = portable
-        folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
+        folders = theme.template_folders(templates)
         self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
         )
         self.env.filters["date"] = lambda d: d.display() if d else ""
@@ -166,13 +165,14 @@ class Renderer:
         self.env.filters["inner_quotes"] = inner_quotes
         self.env.filters["provenance"] = mark_inferred
         self.env.globals["provenance_marker"] = marker
-        self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        self.env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
-            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance)
+            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
+            aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page)
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
-        self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
+        self.static = [folder / "static" for folder in folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.env.globals["timeline_entry"] = self.timeline_entry
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.env.globals["claims_page"] = self.claims_page
@@ -302,6 +302,9 @@ class Renderer:
         for collection, rtype in site.model.items():
             if rtype.indexed:
                 add("index.html", f"{collection}/", collection=collection, body="")
+        for source in site.records["sources"].values():
+            if has_aligned_page(site, source):
+                add("aligned.html", aligned_url(source.id), derivative_id=source.id, body="")
         add("timeline.html", "timeline/", body="", active=None)
         for filters in timeline_filters(site).values():
             for active in filters:

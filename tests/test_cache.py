@@ -25,19 +25,36 @@ def edit(root: Path, path: str, old: str, new: str) -> None:
     file.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_warm_builds_equal_cold_builds_byte_for_byte(tmp_path):
+def test_warm_builds_equal_cold_builds_byte_for_byte(tmp_path, package_theme):
     root = copy_project(tmp_path / "project")
     build(root, tmp_path / "warm")
     assert (root / ".dossier-cache").is_dir()
+    override = "<!DOCTYPE html>\n<title>Lost</title>\n<p>Nothing here.</p>\n"
     edits = [
         ("content/people/jorge-torres.md", "Torres is a sergeant", "Torres is a National Guard sergeant"),
-        ("templates/404.html", "<h1>", '<h1 class="lost">'),
+        (package_theme / "404.html", "<h1>", '<h1 class="lost">'),  # the package's template
+        (package_theme / "static/style.css", "}", "}\n.lost { color: black }"),
+        (root / "templates/404.html", None, override),  # a project's template overrides the package's
+        (root / "templates/static/style.css", None, "body { margin: 0 }\n"),
+        (root / "templates/static/style.css", "margin: 0", "margin: 1px"),
+        (root / "templates/404.html", override, None),  # and gone, the package's is used again
     ]
     for number, (path, old, new) in enumerate(edits):
-        edit(root, path, old, new)
+        if old is None or new is None:
+            write_or_remove(Path(root / path), new)
+        else:
+            edit(root, path, old, new)
         build(root, tmp_path / "warm")
         build(root, tmp_path / f"cold{number}", use_cache=False)
         assert tree(tmp_path / "warm") == tree(tmp_path / f"cold{number}"), path
+
+
+def write_or_remove(file: Path, text: str | None) -> None:
+    if text is None:
+        file.unlink()
+    else:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text, encoding="utf-8")
 
 
 def test_a_build_with_nothing_to_do_leaves_the_site_alone(make_site):
@@ -62,7 +79,7 @@ def test_unchanged_files_are_carried_over_not_written_again(make_site):
 
 
 def test_a_template_edit_reuses_every_rendered_body(make_site, monkeypatch):
-    root = make_site({"templates/404.html": (Path(__file__).parent.parent / "templates/404.html").read_text(encoding="utf-8")})
+    root = make_site({"templates/404.html": (Path(__file__).parent.parent / "dossier/templates/404.html").read_text(encoding="utf-8")})
     build(root, root / "site", workers=1)
     rendered = []
     original = markup.BodyRenderer.render
