@@ -133,7 +133,8 @@ def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check:
     values: dict[str, Any] = {}
     for name in meta:
         if name not in known:
-            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), known)}")
+            suggested = [field for field in known if field != "reviewed"]  # written by `review --record`, never typed
+            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), suggested)}")
     for name, spec in known.items():
         value = meta.get(name)
         if value is None or value == "":

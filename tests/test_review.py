@@ -36,11 +36,11 @@ def test_the_sheet_sets_each_sentence_beside_the_whole_quote_and_the_sentence_ar
     assert review(root, TORRES) == 0
     out = capsys.readouterr().out
     assert f"{TORRES}: Jorge Torres: never reviewed" in out
-    assert f"  {TORRES}:7: Torres drove a truck.\n    single source (ap)\n" in out
+    assert f"  {TORRES}:8: Torres drove a truck.\n    single source (ap)\n" in out
     assert "    [ap] “drove an armoured truck across the bridge”\n" in out
     # The article's whole sentence, "Sgt." not taken for its end, with the quote marked in it.
     assert "      line 1: …Sgt. Jorge Torres »drove an armoured truck across the bridge«.…\n" in out
-    assert f"  {TORRES}:7: See Aid convoy.\n    cites no source\n" in out  # a link shows its record's name
+    assert f"  {TORRES}:8: See Aid convoy.\n    cites no source\n" in out  # a link shows its record's name
 
 
 def test_seed_context_extends_a_quote_to_the_sentences_it_lies_in():
@@ -143,7 +143,7 @@ def test_a_review_entry_fits_the_schema_and_a_wrong_one_is_refused(make_site, tm
     bad = (root / TORRES).read_text(encoding="utf-8").replace("date: 2026-12-01", "date: someday")
     (root / TORRES).write_text(bad, encoding="utf-8")
     assert main(["check", "--source", str(root)]) == 1
-    assert "content/people/jorge-torres.md:6: error: 'reviewed.date': 'someday' is not a date" in capsys.readouterr().err
+    assert "content/people/jorge-torres.md:7: error: 'reviewed.date': 'someday' is not a date" in capsys.readouterr().err
 
 
 def test_the_preview_serves_the_sheet_and_a_build_never_writes_it(make_site, tmp_path):
