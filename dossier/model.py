@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .problems import Problem, did_you_mean
-from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, SiteConfig, Source
+from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, Review, SiteConfig, Source
 
 FIELD_TYPES = ("text", "texts", "bool", "int", "date", "url", "slugs")  # besides enum:a|b, id:<collection>, ids:<collection>
-NESTED = {"age": Age, "figures": Figure, "claims": Claim}  # mapping fields, and what they hold
+NESTED = {"age": Age, "figures": Figure, "claims": Claim, "review": Review}  # mapping fields, and what they hold
 LISTS = ("figures", "claims")  # the nested fields that hold a list of mappings
 
 
@@ -155,7 +155,7 @@ def export_conflict(site: Any, conflict: Record) -> dict:
 def export_fields(site: Any, record: Record) -> dict:
     """Return a record of a project's own type as data/site.json holds it: every field, dates as written."""
     entry: dict[str, Any] = {"id": record.id}
-    for spec in site.model[record.collection].fields[len(COMMON):]:  # not draft: a published record is none
+    for spec in site.model[record.collection].fields[len(COMMON):]:  # not draft (a published record is none), nor reviewed
         value = getattr(record, spec.name, None)
         entry[spec.name] = value.text if hasattr(value, "text") and spec.type == "date" else value
     entry["url"] = record.page_url
@@ -176,10 +176,10 @@ BUILT_IN: Model = {
     "sources": built_in("sources", "source", "Sources", Source, file_format="yaml", body_field="notes", audited=False, on_home=True, export=export_source),
     "pages": built_in("pages", "page", "Pages", Page, indexed=False, creatable=False, audited=False, on_home=True),
 }
-COMMON = field_specs(Record)  # the fields every record type has: draft
+COMMON = field_specs(Record)  # the fields every record type has: draft, reviewed
 SETTINGS = RecordType("site", "site settings", "Settings", SiteConfig, field_specs(SiteConfig)[len(COMMON):], indexed=False, creatable=False,
                       audited=False, file_format="yaml")  # the settings are no record: never a draft
-RESERVED = set(BUILT_IN) | {"site", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
+RESERVED = set(BUILT_IN) | {"site", "timeline", "claims", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -184,9 +184,9 @@ def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
                 now: Any = link_read(link_target(site, name))
             except StopIteration:
                 return False
-        else:
+        else:  # what a citation shows of its source: its outlet; or what a claim's support counts: whom it derives from
             source = site.records["sources"].get(name)
-            now = source.outlet if source is not None else None  # type: ignore[attr-defined]
+            now = getattr(source, "outlet" if kind == "outlet" else "derived_from", None) if source is not None else None
         if now != value:
             return False
     return True

@@ -18,6 +18,7 @@ from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
+from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
@@ -83,6 +84,7 @@ class PageContext:
         self._by_passage: dict[tuple[str, str], Reference] = {}
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
+        self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
 
     def rel(self, to_url: str) -> str:
         """Link from this page to another URL of the site."""
@@ -123,6 +125,24 @@ class PageContext:
         self.reads[("outlet", source_id)] = reference.source.outlet
         return sup
 
+    def claim(self, number: int) -> etree.Element:
+        """Return the anchor of a claim, which the claims page links to."""
+        return etree.Element("span", {"class": "claim", "id": f"claim-{number}"})
+
+    def support(self, number: int) -> etree.Element:
+        """Return a claim's count of independent sources: short to the eye, in words for a screen reader."""
+        derived_from: dict[str, str | None] = {}
+        for source_id in self.claims[number - 1]:
+            while source_id not in derived_from:  # the source and those it derives from: what the count depends on
+                original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
+                derived_from[source_id] = self.reads[("derived", source_id)] = original
+                source_id = original or source_id
+        short, words = support_words(support_level(self.claims[number - 1], derived_from))
+        marker = etree.Element("span", {"class": "support", "data-pagefind-ignore": ""})
+        etree.SubElement(marker, "span", {"aria-hidden": "true"}).text = short
+        etree.SubElement(marker, "span", {"class": "visually-hidden"}).text = f" ({words})"
+        return marker
+
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""
         return Markup(etree.tostring(self.cite(source_id, quote), encoding="unicode", method="html"))
@@ -158,6 +178,9 @@ class Renderer:
         self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
         self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
         self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.env.globals["claims_page"] = self.claims_page
+        self.found_claims: dict[str, list[Claim]] | None = None  # see claims(); emptied by forget()
+        self.claim_index = ClaimIndex()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
     def forget(self) -> None:
@@ -165,6 +188,7 @@ class Renderer:
         self.timeline_entries.clear()
         self.homes.clear()
         self.parts.clear()
+        self.found_claims = None
 
     def timeline_parts(self, view: SiteReads, active: Filter | None) -> dict[Part, list[str] | None]:
         """Return the pages a timeline view is split into (see timeline.split), worked out once for
@@ -185,6 +209,34 @@ class Renderer:
         if isinstance(site, SiteReads):
             site.reads.add(token("timeline_home", event.id))
         return self.homes[event.id]
+
+    def claims(self) -> dict[str, list[Claim]]:
+        """Return the site's claims by support level, worked out once for every claims page."""
+        if self.found_claims is None:
+            self.found_claims = self.claim_index.claims(self.site)
+        return self.found_claims
+
+    def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
+        """Return what a claims page shows: every level with its count and pages (the index), or one
+        page of a level's claims with links to the levels and to its other pages. A claims page notes
+        no reads: the preview renders it again when what it shows changes (claims_shown)."""
+        found = self.claims()
+        levels = [{"title": level_title(lv), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
+        if level is None:
+            return {"levels": levels}
+        claims = found.get(level, [])
+        first, shown = page_of(claims, number)
+        return {"levels": levels, "title": level_title(level), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
+
+    def claims_shown(self) -> dict[str, tuple]:
+        """Return what each claims page shows, by output path: the pages an edit changes are those whose entry differs."""
+        found = self.claims()
+        shown: dict[str, tuple] = {output_path("claims/"): tuple((lv, len(claims)) for lv, claims in found.items())}
+        levels = tuple(found)  # a level's pages link to every level, without counts
+        for level, claims in found.items():
+            for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                shown[output_path(url)] = (levels, len(page_urls(level, len(claims))), page_of(claims, number))
+        return shown
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
@@ -233,7 +285,7 @@ class Renderer:
         text, its page's address and the passages its page cites first, with what it read of the site
         as it rendered (context.reads), and taken only if the site still gives the same."""
         if self.cache is None or record is None or not body:
-            return Markup(self.bodies.render(body, context))
+            return Markup(self.render_body(body, context))
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
         key = self.cache.key(context.url, body, self.portable, first)
         cached = self.cache.get(key)
@@ -243,9 +295,14 @@ class Renderer:
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
             context.tokens.update(t for r in context.references for t in (token("label", ("sources", r.source.id)), token("record", ("sources", r.source.id))))
             return Markup(html)
-        html = self.bodies.render(body, context)
+        html = self.render_body(body, context)
         self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
         return Markup(html)
+
+    def render_body(self, body: str, context: PageContext) -> str:
+        """Render a body to HTML, each claim anchored and followed by its count of independent sources."""
+        marked, context.claims = mark_claims(body)
+        return self.bodies.render(marked, context)
 
     def record_page(self, record: Record) -> tuple[str, bytes]:
         """Render the page of one record, with the records that name it."""
@@ -286,6 +343,10 @@ class Renderer:
             for name, filters in all_filters.items():
                 if filters:
                     add("timeline_filters.html", f"timeline/{name}/", body="", facet=name)
+        add("claims.html", "claims/", body="", level=None, number=1)
+        for level, claims in self.claims().items():
+            for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                add("claims.html", url, body="", level=level, number=number)
         add("search.html", "search/", body="")
         add("404.html", "404.html", body="")
         return pages

@@ -74,6 +74,16 @@ class Claim:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Review:
+    """The last review of a record: who, when, and digests of what was reviewed (see review.py)."""
+
+    by: str = spec("text", required=True, doc="who reviewed it")
+    date: EDate = spec("date", required=True, doc="the day of the review")
+    digest: str = spec("text", required=True, doc="12 hex digits standing for the record's text and the passages it cites, as reviewed")
+    sentences: list[str] = spec("texts", default=[], doc="8 hex digits for each sentence reviewed, to tell which changed since")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Record:
     """Fields every record has: where it came from and its Markdown body."""
 
@@ -83,8 +93,9 @@ class Record:
     body: str = ""
     body_line: int = 1
     lines: dict = field(default_factory=dict, compare=False, repr=False)
-    # The one field every record type has (model.field_specs gives it to each, and to the project's own types).
+    # The fields every record type has (model.field_specs gives them to each, and to the project's own types).
     draft: bool = spec("bool", default=False, doc="true while being written: previewed under a banner, left out of build unless --drafts")
+    reviewed: Review | None = spec("review", doc="written by `review --record`: who checked the record against its sources, when, and what they saw")
 
     @property
     def page_url(self) -> str:

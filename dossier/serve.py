@@ -79,6 +79,14 @@ class Preview:
         gc.freeze()  # the loaded site lives on: the collector need not walk it again (nor copy it into forks)
         self.audit()
 
+    def review_sheet(self) -> str:
+        """Return the review sheet of every record as the preview has it (see review.py)."""
+        from .review import html_sheet, reviewable, sheets
+
+        site = self.session.site
+        assert site is not None
+        return html_sheet(sheets(site, self.root, reviewable(site)), "Review sheet (preview only)")
+
     def saved(self, paths: set[str]) -> None:
         """Take in the paths the watcher reports, and rebuild once the burst of saves is over."""
         loop = IOLoop.current()

@@ -105,8 +105,8 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         return convert_evidence(value, key, check.document.path, check.document.line_of, check.error)
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
-    if type_name == "age":
-        return convert_nested(value, NESTED["age"], key, check)
+    if type_name in ("age", "review"):
+        return convert_nested(value, NESTED[type_name], key, check)
     if type_name in LISTS:
         if not isinstance(value, list):
             keys = ", ".join(f.name for f in field_specs(NESTED[type_name]) if f.required)
@@ -133,7 +133,8 @@ def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check:
     values: dict[str, Any] = {}
     for name in meta:
         if name not in known:
-            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), known)}")
+            suggested = [field for field in known if field != "reviewed"]  # written by `review --record`, never typed
+            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), suggested)}")
     for name, spec in known.items():
         value = meta.get(name)
         if value is None or value == "":

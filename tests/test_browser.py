@@ -240,7 +240,7 @@ PAGE_TYPES = {
     "source passage": "sources/wapo-military/#passage-2f467b6361",
     "derivative source": "sources/ap-desertion-translation/", "page": "about/", "people index": "people/", "events index": "events/",
     "sources index": "sources/", "aligned derivative": "sources/ap-desertion-translation/aligned/", "conflict": "conflicts/weapons/",
-    "conflicts index": "conflicts/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
+    "conflicts index": "conflicts/", "claims by support": "claims/1-source/", "timeline": "timeline/", "timeline filter": "timeline/tags/defection/", "search": "search/?q=Torres",
     "not found": "404.html", "not found, nested": "people/nobody/",
 }
 

@@ -252,7 +252,7 @@ def test_serve_starts_from_an_up_to_date_build_and_never_writes_site_or_content(
         assert re.search(r"built the preview: rendered 0 pages, \d+ files", "\n".join(server.seen)), server.seen
         assert server.get("/pagefind/pagefind.js")[0] == 200  # the search index came along too
         edit(root, PERSON, "Torres drove a truck.", "Torres drove a green truck.")
-        server.wait_for(r"rendered 1 page")
+        server.wait_for(r"rendered 2 pages")  # the person's page and the claims page listing the sentence
         assert b"a green truck" in server.get("/people/jorge-torres/")[1]
         content = snapshot(root / "content")
     assert snapshot(root / "site") == site

@@ -71,7 +71,7 @@ class Mirror:
 def test_every_kind_of_edit_gives_what_a_full_build_gives(make_site):
     mirror = Mirror(make_site(EXTRA))
     person, event = "content/people/jorge-torres.md", "content/events/aid-convoy.md"
-    assert mirror.edit(person, "Torres drove a truck.", "Torres drove a big truck.", "prose") == 1
+    assert mirror.edit(person, "Torres drove a truck.", "Torres drove a big truck.", "prose") == 2  # its page, and the claims page listing the sentence
     mirror.edit(person, "See \\[\\[aid-convoy\\]\\].", "See [[aid-convoy]] and [[guard]].", "a new link")
     mirror.edit(person, "\\[\\[guard\\]\\]", "[[guard|the Guard]]", "a link's label")
     mirror.edit(person, "See", '[@ap "Torres said"] See', "a new citation")
