@@ -11,18 +11,16 @@ record and cites a source. The audit warns about each fact with no evidence (err
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from .markup import CITATION, LINK, paragraphs, scan
+from .markup import CITATION, LINK, scan
 from .problems import Problem, did_you_mean
 from .schema import Citation, Record
+from .sentences import sentences as body_sentences
 
 Markers = tuple[Citation, ...]
 Evidence = dict[str, Any]  # field name -> Markers (a field of one value) or {value: Markers} (a list)
-ABBREVIATIONS = {"Sgt", "Gen", "Col", "Lt", "Capt", "Maj", "Mr", "Ms", "Mrs", "Dr", "St", "Jr", "Sr", "U.S", "No", "Jan", "Feb", "Mar", "Apr", "Aug", "Sept", "Sep", "Oct", "Nov", "Dec"}
-SENTENCE_END = re.compile(r"[.!?][\"”’')]*(?:\x00*)\s+|\x00+\s+(?=[A-Z“\"\[\x01])")
 
 
 @dataclass(frozen=True)
@@ -119,41 +117,20 @@ def citations_of(evidence: Evidence | None) -> list[Citation]:
     return found
 
 
-def masked(text: str) -> str:
-    """Return text with every citation marker's characters as \\x00 and every link's as \\x01, so
-    that no full stop inside them ends a sentence."""
-    for pattern, mark in ((CITATION, "\x00"), (LINK, "\x01")):
-        text = pattern.sub(lambda m: mark * len(m.group(0)), text)
-    return text
-
-
 def sentences(body: str, first_line: int) -> list[Sentence]:
-    """Split a body's prose into sentences, each with the citation markers that follow it."""
+    """Split a body's prose into sentences (as claims are: sentences.py), each with the records it
+    links to and the citation markers attached to it."""
     found = []
-    for line, paragraph in paragraphs(body, first_line):
-        hidden, start = masked(paragraph), 0
-        ends = [m.end() for m in SENTENCE_END.finditer(hidden) if not abbreviation(hidden, m.start())] + [len(paragraph)]
-        for end in ends:
-            text = paragraph[start:end].strip()
-            if text:
-                _, citations, _ = scan(text, line + paragraph.count("\n", 0, start), "")
-                targets = frozenset(m[1].strip() for m in LINK.finditer(masked_citations(text)))
-                found.append(Sentence(line + paragraph.count("\n", 0, start), text, targets, tuple(citations)))
-            start = end
+    for sentence in body_sentences(body, first_line):
+        _, citations, _ = scan(sentence.markdown, sentence.line, "")
+        targets = frozenset(m[1].strip() for m in LINK.finditer(masked_citations(sentence.markdown)))
+        found.append(Sentence(sentence.line, sentence.markdown, targets, tuple(citations)))
     return found
 
 
 def masked_citations(text: str) -> str:
     """Return text with citation markers blanked, so that a link inside a quote is no link."""
     return CITATION.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def abbreviation(text: str, stop: int) -> bool:
-    """Tell whether the full stop at this offset ends an abbreviation ('Sgt.') or an initial, not a sentence."""
-    if text[stop] != ".":
-        return False
-    word = re.search(r"[\w.]+$", text[:stop])
-    return bool(word) and (word.group(0) in ABBREVIATIONS or len(word.group(0)) == 1 and word.group(0).isupper())
 
 
 def rests_on(citations: Markers, derivatives: dict[str, str]) -> str:

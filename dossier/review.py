@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .claims import ClaimCitation, Sentence, body_of, independent, rests_on, sentence_spans, sentences
+from .claims import body_of, independent, rests_on
+from .sentences import ClaimCitation, Sentence, sentence_spans, sentences
 from .link import Site, front_matter_citations
 from .passages import SeedText
 from .problems import UsageError

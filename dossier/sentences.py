@@ -1,0 +1,105 @@
+"""Sentences: a Markdown body split into its sentences, each with the citations attached to it.
+
+A citation belongs to the sentence it stands in or right after ("… the bridge.[@ap "…"]"). A full stop
+inside a citation's quote, after an abbreviation ("Sgt.", "U.S.") or before a small letter ends no
+sentence. The claims (claims.py) and the evidence derived from cited prose (evidence.py) both read
+bodies this way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from .markup import CITATION, LINK, LIST_ITEM, paragraphs, unescape_quote
+
+MASK = "\ue000"  # stands in for each character of a citation while sentences are found: its quote may hold full stops
+SENTENCE_END = re.compile(r"[.!?…]++[\"'”’)\]]*+(?:\s*+" + MASK + r"++)*+(?=\s|$)")  # possessive: runs of citations never backtrack
+ABBREVIATION = re.compile(r"(?:(?:^|\b)[A-Z]|\b(?:Sgt|Lt|Col|Gen|Capt|Maj|Cpl|Pvt|Mr|Mrs|Ms|Dr|St|Jr|Sr|No|vs|etc|e\.g|i\.e|U\.S|U\.N))\.$")
+LEADING = re.compile(r"(?:\s|>|\||" + LIST_ITEM.pattern[3:] + r")*")  # white space, a quote's '>', a table's '|' and a list item's bullet
+EMPHASIS = re.compile(r"(\*{1,2}|_{1,2})(\S(?:.*?\S)?)\1")
+SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class ClaimCitation:
+    """A citation attached to a sentence."""
+
+    source: str
+    quote: str
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of a body: its plain text, its citations, its file line and where it lies in the body."""
+
+    text: str
+    markdown: str  # as written, citations and all
+    citations: tuple[ClaimCitation, ...]
+    line: int
+    start: int  # offset in the body of its first word
+    end: int  # offset in the body just after its last citation (or its last character)
+
+    @property
+    def digest(self) -> str:
+        """Return 8 hex digits standing for the sentence as written, citations and all (white space aside)."""
+        return hashlib.sha256(SPACE.sub(" ", self.markdown).strip().encode("utf-8")).hexdigest()[:8]
+
+
+def masked(text: str) -> str:
+    """Return text with every citation's characters replaced by MASK (same length, same offsets)."""
+    return CITATION.sub(lambda m: MASK * (m.end() - m.start()), text)
+
+
+def plain(text: str, label: Callable[[str], str] | None = None) -> str:
+    """Return a piece of Markdown as plain words: no citations, links as their labels (label(target)
+    gives a link's text where it has none; else the target's id), no emphasis marks."""
+    text = CITATION.sub("", text)
+    text = LINK.sub(lambda m: (m[2] or (label(m[1].strip()) if label else m[1].rpartition("/")[2])).strip(), text)
+    text = EMPHASIS.sub(r"\2", text)
+    return SPACE.sub(" ", text).strip()
+
+
+def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Yield the (start, end) of each sentence of a paragraph, an end taking in the citations after it."""
+    hidden = masked(text)
+    start = 0
+    for match in SENTENCE_END.finditer(hidden):
+        following = hidden[match.end():].lstrip()
+        if following and following[0].islower():
+            continue  # "e.g. a town": no sentence starts with a small letter
+        if match.group() == "." and ABBREVIATION.search(hidden[max(0, match.start() - 5): match.end()]):
+            continue  # "Sgt. Jorge Torres", "U.S. officials"
+        yield skip_space(hidden, start), match.end()
+        start = match.end()
+    if hidden[start:].strip():
+        yield skip_space(hidden, start), len(text)
+
+
+def skip_space(text: str, start: int) -> int:
+    """Return the offset of the first character at or after start that is not white space."""
+    return len(text) - len(text[start:].lstrip()) if text[start:].strip() else start
+
+
+def sentences(body: str, first_line: int, label: Callable[[str], str] | None = None) -> list[Sentence]:
+    """Return every sentence of a Markdown body (headings left out), with its citations and file line
+    (label: see plain())."""
+    found: list[Sentence] = []
+    lines = body.split("\n")
+    line_offsets = [0]
+    for line in lines:
+        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    for line, paragraph in paragraphs(body, first_line):
+        offset = line_offsets[line - first_line]
+        for start, end in sentence_spans(paragraph):
+            lead = LEADING.match(paragraph, start).end()
+            if lead >= end:
+                continue
+            piece = paragraph[lead:end]
+            cited = tuple(ClaimCitation(m[1], unescape_quote(m[2])) for m in CITATION.finditer(piece))
+            text = plain(piece, label)
+            if text or cited:
+                found.append(Sentence(text, piece, cited, line + paragraph.count("\n", 0, lead), offset + lead, offset + end))
+    return found
