@@ -19,8 +19,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import evidence
 from .claims import body_of, independent, rests_on
-from .sentences import ClaimCitation, Sentence, sentence_spans, sentences
+from .sentences import ClaimCitation, Sentence, plain, sentence_spans, sentences
 from .link import Site, front_matter_citations
 from .passages import SeedText
 from .problems import UsageError
@@ -61,6 +62,16 @@ class SentenceSheet:
 
 
 @dataclass
+class FactSheet:
+    """One structured fact (a value of a field that carries evidence) and what supports it."""
+
+    line: int
+    label: str  # 'roles: driver'
+    how: str  # 'cited under evidence', 'derived from its sentence at line 17', 'no evidence'
+    checks: list[Check]
+
+
+@dataclass
 class RecordSheet:
     """What the sheet shows of one record."""
 
@@ -68,7 +79,14 @@ class RecordSheet:
     digest: str
     state: str  # 'never reviewed', 'unchanged' or 'changed'
     sentences: list[SentenceSheet]
-    facts: list[tuple[str, Check]] = field(default_factory=list)  # (field, citation) of its front matter
+    facts: list[tuple[str, Check]] = field(default_factory=list)  # (line, citation) of its front matter
+    evidence: list[FactSheet] = field(default_factory=list)  # its structured facts and what supports each
+
+    @property
+    def other_citations(self) -> list[tuple[str, Check]]:
+        """Return the front matter's citations that are no fact's evidence (an age, figures)."""
+        cited = {check for fact in self.evidence for check in fact.checks}
+        return [(line, check) for line, check in self.facts if check not in cited]
 
     @property
     def changed_sentences(self) -> int:
@@ -166,7 +184,22 @@ def record_sheet(site: Site, root: Path, record: Record) -> RecordSheet:
         digest.update(f"\0{check.source}\0{context.before}{context.quote}{context.after}".encode() if context else b"\0")
     hexdigest = digest.hexdigest()[:12]
     state = "never reviewed" if record.reviewed is None else "unchanged" if record.reviewed.digest == hexdigest else "changed"
-    return RecordSheet(record, hexdigest, state, shown, facts)
+    return RecordSheet(record, hexdigest, state, shown, facts, fact_sheets(site, record))
+
+
+def fact_sheets(site: Site, record: Record) -> list[FactSheet]:
+    """Return each structured fact of a record with the passages that support it, and how."""
+    derivatives = {sid: s.derived_from for sid, s in site.records["sources"].items() if getattr(s, "derived_from", None)}
+    found = []
+    for fact in evidence.facts(record, site.model[record.collection], derivatives):
+        shown = fact.value.text if hasattr(fact.value, "text") else fact.value
+        how = ("no evidence" if not fact.supported else "cited under evidence" if not fact.sentence
+               else f"derived from its sentence: {plain(fact.sentence)}")
+        if fact.rests_on:
+            how += f"; rests only on {fact.rests_on}"
+        checks = [check_of(site, ClaimCitation(c.source, c.quote)) for c in fact.citations]
+        found.append(FactSheet(fact.line, f"{fact.field}: {shown}", how, checks))
+    return found
 
 
 def reviewable(site: Site) -> list[Record]:
@@ -216,7 +249,12 @@ def text_sheet(found: list[RecordSheet]) -> str:
             out.append(f"    {support_words(item)}")
             out += check_lines(distinct(item.checks))
             out.append("")
-        for line, check in sheet.facts:
+        for fact in sheet.evidence:
+            out.append(f"  {record.path}:{fact.line}: fact {fact.label}")
+            out.append(f"    {fact.how}")
+            out += check_lines(distinct(fact.checks)) if not fact.how.startswith("derived") else []
+            out.append("")
+        for line, check in sheet.other_citations:
             out.append(f"  {record.path}:{line}: front matter")
             out += check_lines([check])
             out.append("")
@@ -253,7 +291,11 @@ def html_sheet(found: list[RecordSheet], title: str = "Review sheet") -> str:
             single = " single" if len(item.independent) == 1 or item.rests_on else ""
             items.append(f'<li><p><span class="line">{item.sentence.line}</span> {e(item.sentence.text)}{flag}</p>'
                          f'<p class="support{single}">{e(support_words(item))}</p>{html_checks(distinct(item.checks))}</li>')
-        for line, check in sheet.facts:
+        for fact in sheet.evidence:
+            unsupported = " single" if fact.how == "no evidence" else ""
+            items.append(f'<li><p><span class="line">{fact.line}</span> Fact: {e(fact.label)}</p><p class="support{unsupported}">{e(fact.how)}</p>'
+                         f'{"" if fact.how.startswith("derived") else html_checks(distinct(fact.checks))}</li>')
+        for line, check in sheet.other_citations:
             items.append(f'<li><p><span class="line">{e(line)}</span> Front matter</p>{html_checks([check])}</li>')
         parts.append(f'<section id="{e(anchor(sheet.record))}"><h2>{e(sheet.record.label)} <small>{e(sheet.record.path)}</small></h2>'
                      f'<p class="state">{e(sheet.summary)}</p><ol class="sentences">{"".join(items)}</ol></section>')

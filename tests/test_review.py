@@ -159,3 +159,19 @@ def test_the_preview_serves_the_sheet_and_a_build_never_writes_it(make_site, tmp
         assert b"rests only on ap-copy (derived from ap)" in page
         assert server.get("/_review")[0] == 302
         assert not (server.folder / "_review").exists()
+
+
+def test_the_sheet_shows_each_structured_fact_with_its_evidence_or_its_lack(make_site, capsys):
+    root = make_site({
+        "content/people/ana.md": (
+            "---\nname: Ana\nsummary: A nurse.\nroles: [nurse, sergeant]\nplaces: [cucuta]\n"
+            "evidence: {roles: {nurse: '[@ap \"Torres said\"]'}}\n---\n"
+            'Ana worked in [[cucuta]].[@ap "across the bridge"]\n'
+        ),
+    })
+    assert review(root, "content/people/ana.md") == 0
+    out = capsys.readouterr().out
+    assert "content/people/ana.md:4: fact roles: nurse\n    cited under evidence\n    [ap] “Torres said”\n" in out
+    assert "content/people/ana.md:4: fact roles: sergeant\n    no evidence\n" in out
+    assert "content/people/ana.md:5: fact places: cucuta\n    derived from its sentence: Ana worked in cucuta.\n" in out
+    assert "front matter" not in out  # the evidence is shown once, under its fact
