@@ -54,6 +54,25 @@ def quote_from(rng: random.Random, text: str) -> str:
     return " ".join(words[start:start + rng.randint(5, 12)]).replace('"', "")
 
 
+def marker(rng: random.Random, sources: list[str], seeds: dict[str, str]) -> str:
+    """Return a citation marker as a single-quoted YAML value, for a fact's evidence."""
+    source = rng.choice(sources)
+    return "'[@" + source + ' "' + quote_from(rng, seeds[source]).replace("'", "''") + "\"]'"
+
+
+def evidence(rng: random.Random, sources: list[str], seeds: dict[str, str], facts: dict[str, list[str] | None]) -> str:
+    """Return an `evidence:` block citing each fact: a list field's values one by one, a single value
+    (a list of None) directly. A project's facts carry evidence, as the documentary's do."""
+    lines = ["evidence:"]
+    for name, values in facts.items():
+        if values == [None]:
+            lines.append(f"  {name}: {marker(rng, sources, seeds)}")
+        else:
+            cited = ", ".join(f"{value}: {marker(rng, sources, seeds)}" for value in values)
+            lines.append(f"  {name}: {{{cited}}}")
+    return "\n".join(lines) + "\n"
+
+
 def body(rng: random.Random, sources: list[str], seeds: dict[str, str], targets: list[str], words: int = 400) -> str:
     """Return a Markdown body of about this many words with citations and links."""
     paragraphs, count = [], 0
@@ -99,10 +118,10 @@ def generate(n: int, out: Path) -> None:
         )
     everyone = people + events + places + groups
     for i, p in enumerate(places):
-        inside = f"located_in: {places[i // 10]}\n" if i >= 10 else ""
+        inside = f"located_in: {places[i // 10]}\n" + evidence(rng, sources, seeds, {"located_in": [None]}) if i >= 10 else ""
         files[f"content/places/{p}.md"] = f"---\nname: Place {i}\nkind: town\nsummary: {sentence(rng, 6, 10)}\n{inside}---\n" + body(rng, sources, seeds, everyone, 150)
     for i, g in enumerate(groups):
-        part = f"part_of: {groups[i // 10]}\n" if i >= 10 else ""
+        part = f"part_of: {groups[i // 10]}\n" + evidence(rng, sources, seeds, {"part_of": [None]}) if i >= 10 else ""
         files[f"content/groups/{g}.md"] = f"---\nname: Group {i}\nkind: armed force\nsummary: {sentence(rng, 6, 10)}\n{part}---\n" + body(rng, sources, seeds, everyone, 150)
     for i, p in enumerate(people):
         name = f"{FIRST[i % 20]} {LAST[i // 20 % 20]} {i}"
@@ -110,9 +129,11 @@ def generate(n: int, out: Path) -> None:
         if rng.random() < 0.3:
             s = rng.choice(sources)
             age = f'age: {{years: {rng.randint(19, 60)}, as_of: "2019", source: {s}, quote: "{quote_from(rng, seeds[s])}"}}\n'
+        role, group, where = rng.choice(['sergeant', 'captain', 'officer', 'driver']), rng.choice(groups), sorted(set(rng.sample(places, 2)))
+        cited = evidence(rng, sources, seeds, {"roles": [role], "affiliations": [group], "places": where, "status": [None]})
         files[f"content/people/{p}.md"] = (
-            f"---\nname: {name}\naliases: [{name}]\nsummary: {sentence(rng, 8, 16)}\nroles: [{rng.choice(['sergeant', 'captain', 'officer', 'driver'])}]\n"
-            f"affiliations: [{rng.choice(groups)}]\nplaces: [{', '.join(sorted(set(rng.sample(places, 2))))}]\n{age}status: {rng.choice(['Defected', 'In Colombia', 'Unknown'])}\n---\n"
+            f"---\nname: {name}\naliases: [{name}]\nsummary: {sentence(rng, 8, 16)}\nroles: [{role}]\n"
+            f"affiliations: [{group}]\nplaces: [{', '.join(where)}]\n{age}status: {rng.choice(['Defected', 'In Colombia', 'Unknown'])}\n{cited}---\n"
             + body(rng, sources, seeds, everyone)
         )
     for i, e in enumerate(events):
@@ -122,9 +143,11 @@ def generate(n: int, out: Path) -> None:
         if rng.random() < 0.3:
             s = rng.choice(sources)
             figure = f'figures:\n  - {{label: Fled, value: "{rng.randint(10, 900)}", source: {s}, quote: "{quote_from(rng, seeds[s])}"}}\n'
+        who, where, group = sorted(set(rng.sample(people, 3))), rng.choice(places), rng.choice(groups)
+        cited = evidence(rng, sources, seeds, {"date": [None], "people": who, "places": [where], "groups": [group]})
         files[f"content/events/{e}.md"] = (
-            f"---\ntitle: {sentence(rng, 3, 7)[:-1]}\ndate: {date}\npeople: [{', '.join(sorted(set(rng.sample(people, 3))))}]\n"
-            f"places: [{rng.choice(places)}]\ngroups: [{rng.choice(groups)}]\ntags: [{rng.choice(['aid', 'border', 'defection'])}]\nsummary: {sentence(rng, 8, 16)}\n{figure}---\n"
+            f"---\ntitle: {sentence(rng, 3, 7)[:-1]}\ndate: {date}\npeople: [{', '.join(who)}]\n"
+            f"places: [{where}]\ngroups: [{group}]\ntags: [{rng.choice(['aid', 'border', 'defection'])}]\nsummary: {sentence(rng, 8, 16)}\n{figure}{cited}---\n"
             + body(rng, sources, seeds, everyone)
         )
     files["content/pages/home.md"] = "---\ntitle: Synthetic dossier\n---\n" + sentence(rng) + "\n"

@@ -28,6 +28,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -73,14 +74,16 @@ def timed(command: list[str]) -> tuple[float, int, float]:
     (user and system) of it and every process it waited for."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    while process.poll() is None:
-        peak = max(peak, memory(process.pid))
-        time.sleep(0.1)  # sampling costs a little CPU, which the build on two cores feels
-    seconds = time.perf_counter() - started
-    if process.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{process.stderr.read()[-3000:]}")
+    with tempfile.TemporaryFile("w+") as errors:  # a file, not a pipe: a pipe nobody reads fills and stops the build
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, text=True)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, memory(process.pid))
+            time.sleep(0.1)  # sampling costs a little CPU, which the build on two cores feels
+        seconds = time.perf_counter() - started
+        if process.returncode != 0:
+            errors.seek(0)
+            raise SystemExit(f"{' '.join(command)} failed:\n{errors.read()[-3000:]}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return seconds, peak, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
