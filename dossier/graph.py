@@ -41,11 +41,18 @@ def front_matter(record: Record | None) -> tuple | None:
     return tuple(getattr(record, f.name) for f in fields(record) if f.name not in BODY_FIELDS)
 
 
+def labels(record: Record | None) -> tuple:
+    """Return what links to a record show, in every language: its name or title, and its translations' titles."""
+    if record is None:
+        return (None,)
+    return (record.label, *sorted((lang, t.title) for lang, t in record.translations.items()))
+
+
 def body_of(record: Record | None) -> tuple | None:
     """Return what only the record's own page shows: its body, or a source's notes."""
     if record is None:
         return None
-    return (record.body, getattr(record, "notes", None))
+    return (record.body, getattr(record, "notes", None), *sorted((lang, t.body) for lang, t in record.translations.items()))
 
 
 def cited(site: Site, key: Key) -> set[tuple[str, str, bool]]:
@@ -65,7 +72,7 @@ def change(old: Site, new: Site, key: Key) -> Change:
     return Change(
         key,
         meta=membership or front_matter(before) != front_matter(after),
-        label=membership or getattr(before, "label", None) != getattr(after, "label", None),
+        label=membership or labels(before) != labels(after),
         body=body_of(before) != body_of(after),
         links=set(old.links.get(key, [])) != set(new.links.get(key, [])),
         citations=cited(old, key) != cited(new, key),

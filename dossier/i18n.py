@@ -7,15 +7,24 @@ language has a table of words and patterns below, with the month names from Babe
 
 from __future__ import annotations
 
+import dataclasses
+import gettext
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
+from babel import Locale
 from babel.dates import get_month_names
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from .dates import EDate, Point
+from .schema import TRANSLATABLE, Record
 
+TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
 LOCALE = Path(__file__).resolve().parent / "locale"
 DOMAIN = "dossier"
 LANGUAGES = ("en", "es")  # the languages whose interface dossier carries
@@ -46,6 +55,72 @@ SPANISH = DateWords(
     decade="década de {first}", century="siglo {roman}", negative_span="{first} a {last}", time="{date}, {clock}",
 )
 WORDS = {"es": SPANISH}
+
+
+def site_languages(config: object) -> list[str]:
+    """Return a site's languages, the first at the root: `languages` in site.yaml, else its one `language`."""
+    return list(getattr(config, "languages", None) or [getattr(config, "language", "en")])
+
+
+def language_name(lang: str) -> str:
+    """Return a language's name in that language, as a language switcher offers it: 'Español', 'English'."""
+    name = Locale.parse(lang).get_display_name(lang) or lang
+    return name[:1].upper() + name[1:]
+
+
+def translated(record: Record, lang: str) -> Record:
+    """Return a record as a language shows it: the prose of its translation, where there is one, over its own."""
+    translation = record.translations.get(lang)
+    if translation is None:
+        return record
+    names = {f.name for f in dataclasses.fields(record)}
+    prose = {name: getattr(translation, name) for name in TRANSLATABLE if name in names and getattr(translation, name)}
+    if translation.body.strip():
+        prose.update(body=translation.body, body_line=translation.body_line)
+    return dataclasses.replace(record, **prose)
+
+
+def site_in(site: Any, lang: str) -> Any:
+    """Return the linked site as a language shows it: every translated record with its translation's prose."""
+    if not any(lang in record.translations for records in site.records.values() for record in records.values()):
+        return site
+    records = {kind: {rid: translated(record, lang) for rid, record in records.items()} for kind, records in site.records.items()}
+    return dataclasses.replace(site, records=records)
+
+
+def catalog(lang: str) -> Path:
+    """Return the compiled catalog of a language's interface strings, compiling it from its .po file
+    when it is missing or older (a fresh clone has only the .po files)."""
+    po = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    mo = po.with_suffix(".mo")
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        compile_catalog(po, mo)
+    return mo
+
+
+def compile_catalog(po: Path, mo: Path) -> None:
+    """Compile a .po catalog to the .mo file gettext reads (as `pybabel compile` does), written whole or not at all."""
+    with po.open("rb") as file:
+        messages = read_po(file, locale=po.parent.parent.name, domain=DOMAIN)
+    partial = mo.with_name(mo.name + ".tmp")
+    with partial.open("wb") as file:
+        write_mo(file, messages)
+    partial.replace(mo)
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """Return the interface's translations into a language (English is the templates' own: no catalog)."""
+    if lang == "en":
+        return gettext.NullTranslations()
+    with catalog(lang).open("rb") as file:
+        return gettext.GNUTranslations(file)
+
+
+def translation_of(stem: str) -> tuple[str, str] | None:
+    """Return the record id and language a content file's stem names when it is a translation: 'x.es' -> ('x', 'es')."""
+    found = TRANSLATION.fullmatch(stem)
+    return (found["id"], found["lang"]) if found else None
 
 
 def number(value: int, lang: str) -> str:

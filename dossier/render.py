@@ -28,6 +28,7 @@ from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
+from .i18n import display_date, language_name, number, site_in, site_languages, translations
 from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -63,6 +64,9 @@ class Reference:
     uses: list[str] = field(default_factory=list)  # ids of the markers that cite it
 
 
+SHARED = ("static/", "pagefind/")  # one copy for every language of the site; all else is per language
+
+
 def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
     """Return a link from one page URL to another, both relative to the site root."""
     prefix = "../" * from_url.count("/")
@@ -77,18 +81,28 @@ class PageContext:
     """Per-page state: where the page is, the references its citations collect, and what of the
     site its body's HTML read (reads: what a cached body depends on, see Renderer.body_html)."""
 
-    def __init__(self, site: Site, url: str, *, portable: bool):
+    def __init__(self, site: Site, url: str, *, portable: bool, lang: str = "en", prefix: str = ""):
         self.site = site
-        self.url = url
+        self.url = url  # as in the site's first language: a page of another is at prefix + url
         self.portable = portable
+        self.lang = lang
+        self.prefix = prefix  # '' in the site's first language, 'es/' in Spanish
         self.references: list[Reference] = []
         self._by_passage: dict[tuple[str, str], Reference] = {}
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
 
     def rel(self, to_url: str) -> str:
-        """Link from this page to another URL of the site."""
+        """Link from this page to another URL of the site, in the page's language (static files and
+        the search index are shared: every language's pages link to the same ones)."""
+        if self.prefix and to_url.startswith(SHARED):
+            return relative(self.prefix + self.url, to_url, portable=self.portable)
         return relative(self.url, to_url, portable=self.portable)
+
+    @property
+    def site_url(self) -> str:
+        """Return the page's URL relative to the site root: 'es/people/x/' for a Spanish page."""
+        return self.prefix + self.url
 
     def link(self, target: str, label: str | None) -> tuple[str, str]:
         """Resolve a [[target|label]] body link (already checked by the linking stage)."""
@@ -119,7 +133,7 @@ class PageContext:
         anchor.text = f"[{reference.number}]"
         # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
         preview = etree.SubElement(sup, "span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"})
-        passage = etree.SubElement(preview, "q")
+        passage = etree.SubElement(preview, "q", {"lang": reference.source.language} if reference.source.language != self.lang else {})
         passage.text = inner_quotes(quote)
         passage.tail = f" — {reference.source.outlet}"
         self.reads[("outlet", source_id)] = reference.source.outlet
@@ -136,26 +150,57 @@ class Renderer:
     def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
         self.site = site
         self.portable = portable
-        folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
-        self.env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
-        )
-        self.env.filters["date"] = lambda d: d.display() if d else ""
-        self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
-        self.env.filters["inner_quotes"] = inner_quotes
-        self.env.filters["provenance"] = mark_inferred
-        self.env.globals["provenance_marker"] = marker
-        self.env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
-        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
-            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
-            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance)
+        self.folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
+        self.envs: dict[str, jinja2.Environment] = {}  # one a language: its translations and date filter
+        self.views: tuple[Site | None, dict[str, Site]] = (None, {})  # the site in each language, for the site last asked
+        self.env = self.environment(site_languages(site.config)[0])
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
-        self.env.globals["timeline_entry"] = self.timeline_entry
-        self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.timeline_entries: dict[tuple[str, int, bool, str], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
+
+    @property
+    def languages(self) -> list[str]:
+        """Return the site's languages, the first at the root."""
+        return site_languages(self.site.config)
+
+    def prefix(self, lang: str) -> str:
+        """Return the folder of a language's pages: '' for the site's first language, 'es/' for Spanish."""
+        return "" if lang == self.languages[0] else lang + "/"
+
+    def environment(self, lang: str) -> jinja2.Environment:
+        """Return the templates' environment in one language: its interface strings, dates and numbers."""
+        env = self.envs.get(lang)
+        if env is not None:
+            return env
+        env = self.envs[lang] = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(self.folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
+        )
+        env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+        env.filters["date"] = lambda d: display_date(d, lang) if d else ""
+        env.filters["number"] = lambda n: number(n, lang)
+        env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
+        env.filters["inner_quotes"] = inner_quotes
+        env.filters["provenance"] = mark_inferred
+        env.globals["provenance_marker"] = marker
+        env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
+            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
+            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance, language_name=language_name)
+        env.globals["timeline_entry"] = self.timeline_entry
+        return env
+
+    def site_in(self, lang: str) -> Site:
+        """Return the site as a language shows it: each record with its translation's prose, where it has one."""
+        site, views = self.views
+        if site is not self.site:
+            self.views = (self.site, {})
+            views = self.views[1]
+        if lang not in views:
+            views[lang] = site_in(self.site, lang)
+        return views[lang]
 
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
@@ -166,22 +211,30 @@ class Renderer:
         rendered once for all of them (the 4,800 filter pages of a large site list 100,000 entries),
         with what it reads, which each page that shows it reads too."""
         event = unwrap(event)
-        key = (event.id, page.url.count("/"), filtered)
+        key = (event.id, page.url.count("/"), filtered, page.lang)
         entry = self.timeline_entries.get(key)
         if entry is None:
-            view = SiteReads(self.site)
-            html = Markup(self.env.get_template("timeline_event.html").render(
+            view = SiteReads(page.site)
+            html = Markup(self.environment(page.lang).get_template("timeline_event.html").render(
                 site=view, config=self.site.config, rel=page.rel, event=RecordReads(event, view.reads), filtered=filtered))
             entry = self.timeline_entries[key] = (html, frozenset(view.reads))
         page.tokens.update(entry[1])
         return entry[0]
 
-    def page(self, template: str | jinja2.Template, url: str, **values: Any) -> tuple[str, bytes]:
-        """Render one page at a site URL and return its output path and bytes; note what it read in self.reads."""
-        context = PageContext(self.site, url, portable=self.portable)
-        view = SiteReads(self.site, context.tokens)
+    def page(self, template: str | list[str], url: str, *, lang: str | None = None, **values: Any) -> tuple[str, bytes]:
+        """Render one page at a site URL (in a language: the site's first by default) and return its
+        output path and bytes; note what it read in self.reads."""
+        languages = self.languages
+        lang = lang or languages[0]
+        site = self.site_in(lang)
+        context = PageContext(site, url, portable=self.portable, lang=lang, prefix=self.prefix(lang))
+        view = SiteReads(site, context.tokens)
         record = values.get("record")
+        untranslated = None  # the language a page shows its record's prose in, when not the page's own
         if record is not None:
+            record = values["record"] = site.get((record.collection, record.id))
+            if lang != languages[0] and lang not in record.translations and record.collection != "sources":
+                untranslated = languages[0]
             for citation in front_matter_citations(self.site.model, record):
                 context.reference(citation.source, citation.quote)
             values["record"] = RecordReads(record, context.tokens)
@@ -191,13 +244,17 @@ class Renderer:
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
             values["active"] = filter_for(view, *values["active"])
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
+        if untranslated and body_html:
+            body_html = Markup(f'<div lang="{untranslated}">{body_html}</div>')
         context.tokens.update(body_tokens(context.reads))
         model = self.site.model
-        html = self.env.get_template(template).render(
+        env = self.environment(lang)
+        html = env.select_template(template if isinstance(template, list) else [template]).render(
             site=view, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
-            singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed}, **values,
+            singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed},
+            lang=lang, alternates=self.alternates(context) if url != "404.html" else [], untranslated=untranslated, **values,
         )
-        path = output_path(url)
+        path = output_path(context.site_url)
         self.reads[path] = frozenset(context.tokens)
         return path, add_contents(html).encode("utf-8")
 
@@ -208,7 +265,7 @@ class Renderer:
         if self.cache is None or record is None or not body:
             return Markup(self.bodies.render(body, context))
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
-        key = self.cache.key(context.url, body, self.portable, first)
+        key = self.cache.key(context.site_url, body, self.portable, first)
         cached = self.cache.get(key)
         if cached is not None and reads_hold(self.site, cached[2]):
             html, references, context.reads = cached
@@ -220,37 +277,56 @@ class Renderer:
         self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
         return Markup(html)
 
-    def record_page(self, record: Record) -> tuple[str, bytes]:
-        """Render the page of one record, with the records that name it."""
+    def alternates(self, context: PageContext) -> list[dict[str, str]]:
+        """Return the page in each language of the site (none for a site of one): its language, its
+        link from this page and its address."""
+        languages = self.languages
+        if len(languages) == 1:
+            return []
+        found = []
+        for lang in languages:
+            url = self.prefix(lang) + context.url
+            found.append({"lang": lang, "href": export.absolute(self.site, url) or relative(context.site_url, url, portable=self.portable),
+                          "link": relative(context.site_url, url, portable=self.portable)})
+        return found
+
+    def record_page(self, record: Record, lang: str | None = None) -> tuple[str, bytes]:
+        """Render the page of one record (in a language), with the records that name it."""
         key: Key = (record.collection, record.id)
         rtype = self.site.model[record.collection]
-        body = getattr(record, rtype.body_field) or ""
+        lang = lang or self.languages[0]
+        shown = self.site_in(lang).get(key)
+        body = getattr(shown, rtype.body_field) or ""
         template = "home.html" if key == ("pages", "home") else rtype.page_template
-        return self.page(self.env.select_template([template, "record.html"]), record.page_url, record=record, key=key, body=body,
+        return self.page([template, "record.html"], record.page_url, lang=lang, record=record, key=key, body=body,
                          record_type=rtype, related={})
 
     def pages(self) -> dict[str, Callable[[], bytes]]:
         """List every HTML page of the site by output path; each is rendered only when called."""
         site = self.site
         pages: dict[str, Callable[[], bytes]] = {}
+        for lang in self.languages:
+            prefix = self.prefix(lang)
 
-        def add(template: str, url: str, **values: Any) -> None:
-            pages[output_path(url)] = lambda: self.page(template, url, **values)[1]
+            def add(template: str, url: str, **values: Any) -> None:
+                pages[output_path(prefix + url)] = lambda: self.page(template, url, **values)[1]
 
-        for record in site.all_records():
-            # By key, so that after an edit the page renders the record as it is then.
-            pages[output_path(record.page_url)] = functools.partial(lambda key: self.record_page(self.site.get(key))[1], (record.collection, record.id))
-        if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
-            add("home.html", "", record=None, key=None, body="")
-        for collection, rtype in site.model.items():
-            if rtype.indexed:
-                add("index.html", f"{collection}/", collection=collection, body="")
-        add("timeline.html", "timeline/", body="", active=None)
-        for filters in timeline_filters(site).values():
-            for active in filters:
-                add("timeline.html", active.url, body="", active=(active.facet, active.value))
-        add("search.html", "search/", body="")
-        add("404.html", "404.html", body="")
+            for record in site.all_records():
+                # By key, so that after an edit the page renders the record as it is then.
+                pages[output_path(prefix + record.page_url)] = functools.partial(
+                    lambda key, lang: self.record_page(self.site.get(key), lang)[1], (record.collection, record.id), lang)
+            if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
+                add("home.html", "", lang=lang, record=None, key=None, body="")
+            for collection, rtype in site.model.items():
+                if rtype.indexed:
+                    add("index.html", f"{collection}/", lang=lang, collection=collection, body="")
+            add("timeline.html", "timeline/", lang=lang, body="", active=None)
+            for filters in timeline_filters(site).values():
+                for active in filters:
+                    add("timeline.html", active.url, lang=lang, body="", active=(active.facet, active.value))
+            add("search.html", "search/", lang=lang, body="")
+            if not prefix:  # a host serves one page for every missing address
+                add("404.html", "404.html", lang=lang, body="")
         return pages
 
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
