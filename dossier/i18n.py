@@ -21,13 +21,31 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from .dates import EDate, Point
+from .dates import MONTHS, EDate, Point
 from .schema import TRANSLATABLE, Record
 
 TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
 LOCALE = Path(__file__).resolve().parent / "locale"
 DOMAIN = "dossier"
 LANGUAGES = ("en", "es")  # the languages whose interface dossier carries
+
+
+def N_(text: str) -> str:
+    """Mark a string for the catalog without translating it here (templates translate it as they show it)."""
+    return text
+
+
+# Interface strings declared in Python, which templates pass through _(): the record types' titles and
+# singular names and their fields' inverse headings (model.py, schema.py), the timeline facets'
+# prepositions (timeline.py), the bases of a date or byline, the contents' title (contents.py).
+# tests/test_i18n.py checks that every one the model declares is here.
+DECLARED = [
+    N_("People"), N_("Events"), N_("Places"), N_("Groups"), N_("Sources"), N_("Pages"), N_("Tags"),
+    N_("person"), N_("event"), N_("place"), N_("group"), N_("source"), N_("page"),
+    N_("Members"), N_("Timeline"), N_("Events here"), N_("Places in {name}"), N_("Parts of {name}"), N_("Derivatives"),
+    N_("involving"), N_("at"), N_("tagged"),
+    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"),
+]
 
 
 @dataclass(frozen=True)
@@ -62,10 +80,45 @@ def site_languages(config: object) -> list[str]:
     return list(getattr(config, "languages", None) or [getattr(config, "language", "en")])
 
 
-def language_name(lang: str) -> str:
-    """Return a language's name in that language, as a language switcher offers it: 'Español', 'English'."""
-    name = Locale.parse(lang).get_display_name(lang) or lang
+def language_name(lang: str, within: str | None = None) -> str:
+    """Return a language's name in that language, as a language switcher offers it ('Español',
+    'English'), or as another language writes it in a sentence (('en', 'es') -> 'inglés')."""
+    name = Locale.parse(lang).get_display_name(within or lang) or lang
+    return name if within else name[:1].upper() + name[1:]
+
+
+def month_heading(year: int, month: int, lang: str) -> str:
+    """Return a month's heading on the timeline: 'February 2019', 'Febrero de 2019'."""
+    if lang not in WORDS:
+        return f"{MONTHS[month]} {year}"
+    text = WORDS[lang].month.format(month=month_names(lang)[month], year=year)
+    return text[:1].upper() + text[1:]
+
+
+def month_abbreviation(month: int, lang: str) -> str:
+    """Return a month's short name for the timeline's navigation: 'Feb', 'Feb' (febrero)."""
+    if lang not in WORDS:
+        return MONTHS[month][:3]  # type: ignore[index]
+    name = get_month_names("abbreviated", context="stand-alone", locale=lang)[month].rstrip(".")
     return name[:1].upper() + name[1:]
+
+
+@cache
+def interface_strings(lang: str) -> dict[str, str]:
+    """Return the translations of the strings the site's scripts show (those the catalog found in
+    static/*.js), for a page to carry: nothing in English, the scripts' own language."""
+    if lang == "en":
+        return {}
+    po = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with po.open("rb") as file:
+        messages = read_po(file, locale=lang, domain=DOMAIN)
+    found: dict[str, str] = {}
+    for message in messages:
+        if message.id and any("static/" in path and path.endswith(".js") for path, _ in message.locations):
+            ids = message.id if isinstance(message.id, tuple) else (message.id,)  # a script's text may be a template's plural too
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            found.update((text_id, text) for text_id, text in zip(ids, texts) if text)
+    return found
 
 
 def translated(record: Record, lang: str) -> Record:

@@ -28,7 +28,7 @@ from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
-from .i18n import display_date, language_name, number, site_in, site_languages, translations
+from .i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, number, site_in, site_languages, translations
 from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -178,17 +178,21 @@ class Renderer:
             loader=jinja2.FileSystemLoader(self.folders), autoescape=True, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
         )
-        env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+        words = translations(lang)
+        env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
         env.filters["date"] = lambda d: display_date(d, lang) if d else ""
-        env.filters["number"] = lambda n: number(n, lang)
+        env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
+        env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
+                           phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
         env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
         env.filters["inner_quotes"] = inner_quotes
-        env.filters["provenance"] = mark_inferred
-        env.globals["provenance_marker"] = marker
+        env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
+        env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
         env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
-            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance, language_name=language_name)
+            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
+            language_name=lambda code, within=None: language_name(code, within))
         env.globals["timeline_entry"] = self.timeline_entry
         return env
 
@@ -241,6 +245,10 @@ class Renderer:
             context.tokens.add(token("record", (record.collection, record.id)))
             if "related" in values:
                 values["related"] = related(view, record)
+                if lang != "en":  # each list's heading, the field's declared inverse, in the page's language
+                    gettext = translations(lang).gettext
+                    for found in values["related"].values():
+                        found.heading = gettext(site.model[found.collection].field(found.field).inverse).replace("{name}", record.label)
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
             values["active"] = filter_for(view, *values["active"])
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
@@ -256,7 +264,7 @@ class Renderer:
         )
         path = output_path(context.site_url)
         self.reads[path] = frozenset(context.tokens)
-        return path, add_contents(html).encode("utf-8")
+        return path, add_contents(html, translations(lang).gettext("Contents")).encode("utf-8")
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
         """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its
