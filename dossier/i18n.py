@@ -44,7 +44,7 @@ DECLARED = [
     N_("person"), N_("event"), N_("place"), N_("group"), N_("source"), N_("page"),
     N_("Members"), N_("Timeline"), N_("Events here"), N_("Places in {name}"), N_("Parts of {name}"), N_("Derivatives"),
     N_("involving"), N_("at"), N_("tagged"),
-    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"),
+    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"),
 ]
 
 

@@ -340,10 +340,16 @@ class Renderer:
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Render the files made from the whole site or from its pages: data exports, search fallback, static assets."""
         site = self.site
-        output: dict[str, bytes] = {"data/site.json": export.site_json(site)}
-        output.update(export.exports(site, sorted({*pages, *output})))
-        if self.portable:
-            output["search/fallback.js"] = fallback_index(pages)
+        languages = self.languages
+        output: dict[str, bytes] = {}
+        for lang in languages:
+            prefix = self.prefix(lang)
+            several = len(languages) > 1
+            output.update(export.exports(self.site_in(lang), sorted({*pages, "data/site.json"}), lang if several else None, prefix))
+            if self.portable:
+                others = tuple(self.prefix(other) for other in languages if other != lang and self.prefix(other))
+                output[prefix + "search/fallback.js"] = fallback_index({path[len(prefix):]: data for path, data in pages.items()
+                                                                        if path.startswith(prefix) and not path.startswith(others)})
         for folder in self.static:
             for file in sorted(folder.rglob("*")):
                 relative_path = "static/" + file.relative_to(folder).as_posix()
