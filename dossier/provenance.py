@@ -8,8 +8,9 @@ import re
 from markupsafe import Markup, escape
 
 # A parenthesis that says how a date was established: "(year inferred)", "(date inferred)",
-# "(inferred date)", "(inferred from the article's date of about 13 April)".
-INFERRED = re.compile(r"\s*\(((?:year |date )?inferred(?: date)?(?:[^()]*))\)")
+# "(inferred date)", "(inferred from the article's date of about 13 April)"; in a Spanish translation,
+# "(año inferido)", "(fecha inferida)".
+INFERRED = re.compile(r"\s*\(((?:(?:year |date )?inferred(?: date)?|(?:año |fecha )?inferid[oa])(?:[^()]*))\)")
 
 
 def marker(note: str, label: str = "inferred") -> Markup:
