@@ -35,6 +35,9 @@ def N_(text: str) -> str:
     return text
 
 
+AXIS_NAME = N_("Time axis: each mark links to its event")  # the timeline axis's accessible name (axis.py)
+
+
 # Interface strings declared in Python, which templates pass through _(): the record types' titles and
 # singular names and their fields' inverse headings (model.py, schema.py), the timeline facets'
 # prepositions (timeline.py), the bases of a date or byline, the contents' title (contents.py).
@@ -44,7 +47,7 @@ DECLARED = [
     N_("person"), N_("event"), N_("place"), N_("group"), N_("source"), N_("page"),
     N_("Members"), N_("Timeline"), N_("Events here"), N_("Places in {name}"), N_("Parts of {name}"), N_("Derivatives"),
     N_("involving"), N_("at"), N_("tagged"),
-    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"),
+    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"), AXIS_NAME,
 ]
 
 
@@ -101,6 +104,13 @@ def month_abbreviation(month: int, lang: str) -> str:
         return MONTHS[month][:3]  # type: ignore[index]
     name = get_month_names("abbreviated", context="stand-alone", locale=lang)[month].rstrip(".")
     return name[:1].upper() + name[1:]
+
+
+def month_letter(month: int, lang: str) -> str:
+    """Return a month's initial, where the axis has no room for more: 'J' (January), 'E' (enero)."""
+    if lang not in WORDS:
+        return "JFMAMJJASOND"[month - 1]
+    return get_month_names("narrow", context="stand-alone", locale=lang)[month].upper()
 
 
 @cache
