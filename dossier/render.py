@@ -275,7 +275,7 @@ class Renderer:
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
         key = self.cache.key(context.site_url, body, self.portable, first)
         cached = self.cache.get(key)
-        if cached is not None and reads_hold(self.site, cached[2]):
+        if cached is not None and reads_hold(context.site, cached[2]):  # the site as the page's language shows it
             html, references, context.reads = cached
             context.references = [Reference(n, self.site.records["sources"][s], q, a, list(uses)) for n, s, q, a, uses in references]  # type: ignore[arg-type]
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}

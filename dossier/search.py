@@ -205,6 +205,7 @@ class Indexing:
         for name in UNUSED_BUNDLE_FILES:
             (output / name).unlink(missing_ok=True)
         shutil.rmtree(output / "playground", ignore_errors=True)
+        sort_languages(output / "pagefind-entry.json")
         return None
 
     def finish(self, jobs: int | None = None) -> None:
@@ -293,6 +294,15 @@ class Indexing:
         self.remove_vocabulary()
         for number in self.todo:
             shutil.rmtree(self.folder / f".{BUNDLE}-part-{number}", ignore_errors=True)
+
+
+def sort_languages(entry: Path) -> None:
+    """Write the index's list of languages in a fixed order: Pagefind writes a site of several
+    languages in any order, and two builds of the same input must be byte-identical."""
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    if len(data.get("languages", {})) > 1:
+        data["languages"] = dict(sorted(data["languages"].items()))
+        entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 def indexing_failed(reason: str) -> BuildFailure:
