@@ -14,9 +14,9 @@ PORT ?= 8000
 # Installs the exact versions requirements.lock pins, then dossier itself (its dependencies are in the lock).
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -r requirements.lock
-	$(PY) -m pip install --no-deps -e .
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -39,7 +39,7 @@ messages-compile: $(STAMP)
 # Pin every dependency (and the test extras) again at the newest versions pyproject.toml allows,
 # for every platform; run after changing a dependency, or to upgrade, and commit requirements.lock.
 lock: install
-	$(PY) -m pip install 'uv>=0.5'
+	$(PY) -m pip install --quiet 'uv>=0.5'
 	$(VENV)/bin/uv pip compile --upgrade --universal --python-version 3.11 --extra test --output-file requirements.lock pyproject.toml
 
 build: install

@@ -117,7 +117,7 @@ def month_letter(month: int, lang: str) -> str:
 def interface_strings(lang: str) -> dict[str, str]:
     """Return the translations of the strings the site's scripts show (those the catalog found in
     static/*.js), for a page to carry: nothing in English, the scripts' own language."""
-    if lang == "en":
+    if lang not in LANGUAGES or lang == "en":
         return {}
     po = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     with po.open("rb") as file:
@@ -173,8 +173,9 @@ def compile_catalog(po: Path, mo: Path) -> None:
 
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """Return the interface's translations into a language (English is the templates' own: no catalog)."""
-    if lang == "en":
+    """Return the interface's translations into a language (English is the templates' own: no catalog;
+    a site whose one language dossier has no interface in keeps the English one)."""
+    if lang not in LANGUAGES or lang == "en":
         return gettext.NullTranslations()
     with catalog(lang).open("rb") as file:
         return gettext.GNUTranslations(file)

@@ -234,11 +234,14 @@ class Renderer:
         context = PageContext(site, url, portable=self.portable, lang=lang, prefix=self.prefix(lang))
         view = SiteReads(site, context.tokens)
         record = values.get("record")
-        untranslated = None  # the language a page shows its record's prose in, when not the page's own
+        untranslated = summary_lang = None  # the language a page shows its record's body (or summary) in, when not the page's own
         if record is not None:
             record = values["record"] = site.get((record.collection, record.id))
-            if lang != languages[0] and lang not in record.translations and record.collection != "sources":
+            translation = record.translations.get(lang)
+            if lang != languages[0] and (translation is None or not translation.body.strip() and values.get("body")):
                 untranslated = languages[0]
+            if lang != languages[0] and (translation is None or not translation.summary):
+                summary_lang = languages[0]
             for citation in front_matter_citations(self.site.model, record):
                 context.reference(citation.source, citation.quote)
             values["record"] = RecordReads(record, context.tokens)
@@ -260,7 +263,7 @@ class Renderer:
         html = env.select_template(template if isinstance(template, list) else [template]).render(
             site=view, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
             singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed},
-            lang=lang, alternates=self.alternates(context) if url != "404.html" else [], untranslated=untranslated, **values,
+            lang=lang, alternates=self.alternates(context) if url != "404.html" else [], untranslated=untranslated, summary_lang=summary_lang, **values,
         )
         path = output_path(context.site_url)
         self.reads[path] = frozenset(context.tokens)
@@ -273,7 +276,7 @@ class Renderer:
         if self.cache is None or record is None or not body:
             return Markup(self.bodies.render(body, context))
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
-        key = self.cache.key(context.site_url, body, self.portable, first)
+        key = self.cache.key(f"{context.lang}:{context.site_url}", body, self.portable, first)  # a quote's lang depends on the page's
         cached = self.cache.get(key)
         if cached is not None and reads_hold(context.site, cached[2]):  # the site as the page's language shows it
             html, references, context.reads = cached
@@ -339,12 +342,11 @@ class Renderer:
 
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Render the files made from the whole site or from its pages: data exports, search fallback, static assets."""
-        site = self.site
         languages = self.languages
+        several = len(languages) > 1  # then each language's exports say which they hold
         output: dict[str, bytes] = {}
         for lang in languages:
             prefix = self.prefix(lang)
-            several = len(languages) > 1
             output.update(export.exports(self.site_in(lang), sorted({*pages, "data/site.json"}), lang if several else None, prefix))
             if self.portable:
                 others = tuple(self.prefix(other) for other in languages if other != lang and self.prefix(other))

@@ -99,12 +99,12 @@
 })();
 
 // The interface's words in the page's language: a page in another language than English carries their
-// translations (#interface-strings); "%(name)s" in a text stands for values.name.
+// translations (data-interface-strings on <html>); "%(name)s" in a text stands for values.name.
 function gettext(text, values) {
   "use strict";
   if (gettext.table === undefined) {
-    var data = document.getElementById("interface-strings");
-    gettext.table = data ? JSON.parse(data.textContent) : {};
+    var data = document.documentElement.getAttribute("data-interface-strings");
+    gettext.table = data ? JSON.parse(data) : {};
   }
   var result = gettext.table[text] || text;
   Object.keys(values || {}).forEach(function (name) { result = result.split("%(" + name + ")s").join(values[name]); });
