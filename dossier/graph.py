@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Collection, Iterable
 
 from .link import Key, Site
+from .i18n import language_prefixes
 from .reads import Token, token
 from .render import output_path
 from .schema import Record
@@ -81,13 +82,13 @@ def change(old: Site, new: Site, key: Key) -> Change:
 
 
 def pages_of(sites: Iterable[Site], keys: Iterable[Key]) -> set[str]:
-    """Return the output paths of these records' pages, in whichever site has them."""
+    """Return the output paths of these records' pages, in every language, in whichever site has them."""
     paths = set()
     for key in keys:
         for site in sites:
             record = record_of(site, key)
             if record is not None:
-                paths.add(output_path(record.page_url))
+                paths |= {output_path(prefix + record.page_url) for prefix in language_prefixes(site.config)}
     return paths
 
 

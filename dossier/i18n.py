@@ -83,6 +83,11 @@ def site_languages(config: object) -> list[str]:
     return list(getattr(config, "languages", None) or [getattr(config, "language", "en")])
 
 
+def language_prefixes(config: object) -> list[str]:
+    """Return the folder of each language's pages: '' for the first (the root), 'es/' for Spanish."""
+    return [""] + [f"{lang}/" for lang in site_languages(config)[1:]]
+
+
 def language_name(lang: str, within: str | None = None) -> str:
     """Return a language's name in that language, as a language switcher offers it ('Español',
     'English'), or as another language writes it in a sentence (('en', 'es') -> 'inglés')."""
