@@ -48,7 +48,7 @@ def test_two_languages_give_each_page_in_both_with_alternates_and_a_switcher_to_
     out = tmp_path / "site"
     build(make_site({**TWO, "content/people/jorge-torres.es.md": TORRES_ES}), out)
     english, spanish = read(out, "people/jorge-torres/index.html"), read(out, "es/people/jorge-torres/index.html")
-    assert '<html lang="en">' in english and '<html lang="es" data-interface-strings=' in spanish
+    assert '<html lang="en">' in english and '<html lang="es">' in spanish and "<body data-interface-strings='" in spanish
     for page, back in ((english, "../../"), (spanish, "../../../")):
         assert f'<link rel="alternate" hreflang="en" href="{back}people/jorge-torres/">' in page
         assert f'<link rel="alternate" hreflang="es" href="{back}es/people/jorge-torres/">' in page

@@ -99,11 +99,11 @@
 })();
 
 // The interface's words in the page's language: a page in another language than English carries their
-// translations (data-interface-strings on <html>); "%(name)s" in a text stands for values.name.
+// translations (data-interface-strings on <body>: in <head> it would push the charset past the first 1024 bytes); "%(name)s" in a text stands for values.name.
 function gettext(text, values) {
   "use strict";
   if (gettext.table === undefined) {
-    var data = document.documentElement.getAttribute("data-interface-strings");
+    var data = document.body.getAttribute("data-interface-strings");
     gettext.table = data ? JSON.parse(data) : {};
   }
   var result = gettext.table[text] || text;
