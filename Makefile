@@ -12,11 +12,13 @@ PORT ?= 8000
 .PHONY: install lock build check serve test bench clean messages-extract messages-update messages-compile
 
 # Installs the exact versions requirements.lock pins, then dossier itself (its dependencies are in the lock).
+# setuptools tells of every editable install of a package that sits beside other files, in a banner
+# that asks nothing of us; the warnings filter leaves out that one notice, and only it.
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.lock
-	$(PY) -m pip install --quiet --no-deps -e .
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,4 +1,4 @@
-"""Build the documentary site: python build.py build|check|new|quote|schema|serve (see --help).
+"""Build the documentary site: python build.py init|build|check|new|quote|schema|add-source|serve (see --help).
 
 Run with an interpreter that lacks dossier's dependencies (the system python3, after `make
 install` put them in .venv), it runs itself again with .venv/bin/python, or says what to run.

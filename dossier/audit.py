@@ -4,7 +4,8 @@
 - a person the stored articles name whom no record covers (by name or alias);
 - a source that no page cites;
 - a paragraph whose only support is a derivative source (unless marked `sole`);
-- a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`.
+- a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`;
+- a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .evidence import unsupported_in
 from .link import Site, record_line
 from .markup import CITATION, has_flag, paragraphs
 from .passages import SeedText
@@ -27,6 +29,7 @@ NAME_WITH_AGE = re.compile(rf"\b({NAME_WORD}), \d{{1,2}}\b")
 # What a sentence leaves open for quoted words: 'turns it into', 'the original has', 'the sign
 # reads', a colon, an opening quotation mark. A marker there prints only a number.
 LEADS_TO_WORDS = re.compile(r"(?:\b(into|has|says|reads|said)|(:)|(?:^|[\s(\[—–])([“‘\"']))\s*$", re.IGNORECASE)
+LEAD_REACH = 8  # longer than any of LEADS_TO_WORDS's leads ("reads", a space and a quote mark)
 
 
 def uncited_paragraphs(site: Site) -> list[Problem]:
@@ -74,7 +77,10 @@ def stand_in_markers(site: Site, record: Record) -> list[Problem]:
     problems = []
     for line, text in paragraphs(body, first_line):
         for match in CITATION.finditer(text):
-            lead = LEADS_TO_WORDS.search(text, 0, match.start())
+            # Every match of LEADS_TO_WORDS starts within a few characters of the last non-space one
+            # before the marker: searching from there is the same search without a scan per position.
+            near = max(0, len(text[:match.start()].rstrip()) - LEAD_REACH)
+            lead = LEADS_TO_WORDS.search(text, near, match.start())
             if lead and not has_flag(match, "show"):
                 word = next(group for group in lead.groups() if group)
                 problems.append(Problem(record.path, line + text.count("\n", 0, match.start()), 0, "warning",
@@ -153,7 +159,9 @@ def names_not_covered(known: list[str], seeds: list[tuple[Source, SeedText]]) ->
 def audit(site: Site) -> list[Problem]:
     """Return every editorial warning about a linked site."""
     stand_ins = [p for record in site.all_records() for p in stand_in_markers(site, record)]
-    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + uncited_sources(site) + uncovered_names(site)
+    derivatives = derivatives_of(site)
+    facts = [p for record in site.all_records() for p in unsupported_in(record, site.model[record.collection], derivatives)]
+    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + facts + uncited_sources(site) + uncovered_names(site)
 
 
 class Auditor:
@@ -173,7 +181,7 @@ class Auditor:
             key = (record.collection, record.id)
             cached = self.records.get(key)
             if cached is None or cached[0] is not record or cached[1] != derivatives:
-                found = stand_in_markers(site, record)
+                found = stand_in_markers(site, record) + unsupported_in(record, site.model[record.collection], derivatives)
                 if not isinstance(record, Source):
                     found += (uncited_in(record) if site.model[record.collection].audited else []) + derivative_only_in(record, derivatives)
                 cached = (record, derivatives, found)

@@ -126,20 +126,21 @@ def mark(site: Site, event: Event, shape: str, *, linked: bool = True, lang: str
     return f'<a href="#{event.id}" aria-label="{name}"><g class="{classes}" data-event="{event.id}" {attributes}><title>{name}</title>{shape}</g></a>'
 
 
-def events_of(site: Site, active: Filter | None) -> list[Event]:
-    return [event_of(site, eid) for eid in (active.events if active else site.timeline)]
+def events_of(site: Site, active: Filter | None, listed: list[str] | None = None) -> list[Event]:
+    return [event_of(site, eid) for eid in (listed if listed is not None else active.events if active else site.timeline)]
 
 
-def axis_figure(site: Site, active: Filter | None, rel: Callable[[str], str], lang: str = "en") -> Markup:
-    """Return the timeline's axis across and down, with the blur they share; the stylesheet shows one (in a language)."""
-    if not events_of(site, active):
+def axis_figure(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None, lang: str = "en") -> Markup:
+    """Return the timeline's axis across and down (of the events listed, on one page of a large
+    timeline), with the blur they share; the stylesheet shows one (in a language)."""
+    if not events_of(site, active, listed):
         return Markup("")
-    return Markup("\n").join([DEFS, axis_svg(site, active, rel, lang), tall_svg(site, active, lang)])
+    return Markup("\n").join([DEFS, axis_svg(site, active, rel, listed, lang), tall_svg(site, active, listed, lang)])
 
 
-def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], lang: str = "en") -> Markup:
+def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None, lang: str = "en") -> Markup:
     """Draw the timeline's events (or one filter's) across a time axis that scales to the column."""
-    events = events_of(site, active)
+    events = events_of(site, active, listed)
     if not events:
         return Markup("")
     layout, spans, lane_of = place(events, WIDTH, MIN_YEAR, POINT_R)
@@ -182,10 +183,10 @@ def axis_scale(layout: list[Segment], baseline: float, lang: str = "en") -> list
     return parts
 
 
-def tall_svg(site: Site, active: Filter | None, lang: str = "en") -> Markup:
+def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None, lang: str = "en") -> Markup:
     """Draw the same events down a time axis for a phone: years and months labelled on the left at
     full size, marks stacked to the right of the line, each big enough to tap."""
-    events = events_of(site, active)
+    events = events_of(site, active, listed)
     layout, spans, lane_of = place(events, TALL_LENGTH, TALL_MIN_YEAR, TALL_R)
     width = max(TALL_WIDTH, RULE_X + 8 + (max(lane_of) + 1) * TALL_LANE + 4)
     parts = [f'<svg class="axis axis-tall" viewBox="0 0 {width:g} {TALL_LENGTH:g}" width="{width:g}" height="{TALL_LENGTH:g}" '

@@ -3,7 +3,7 @@
 Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of the
 code that renders Markdown, the body, the page's address and the passages cited before it, and
 kept with what its rendering read of other records (the names and addresses its links show, the
-outlets its citations name: render.PageContext.reads), which must still hold for it to be taken;
+outlets its citations name, whom the sources its claims cite derive from: render.PageContext.reads), which must still hold for it to be taken;
 templates do not affect them, so a template edit reuses every body. And the last build's session (session.py) with a list of the
 files it published, so that the next build reads, relinks and renders only what changed since.
 The session is only reused by the same code, Python and options; anything else builds afresh.
@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent
-BODY_CODE = ("markup.py", "render.py", "passages.py", "reads.py")  # what turns a body into HTML, and what it notes it read
+BODY_CODE = ("markup.py", "render.py", "passages.py", "reads.py", "claims.py")  # what turns a body into HTML, and what it notes it read
 NOT_BUILD_CODE = ("serve.py", "watch.py", "cli.py")  # the preview and the command line: they change no built file
 LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
 MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled

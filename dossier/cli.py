@@ -1,4 +1,4 @@
-"""Command line: build, check, new, add-source and serve."""
+"""Command line: init, build, check, new, quote, schema, add-source, review and serve."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ def scaffold(rtype: RecordType, name: str) -> str:
     line pointing a YAML language server at the type's schema (see editors.py)."""
     lines = [modeline(rtype)]
     for spec in rtype.fields:
+        if spec.name == "reviewed":
+            continue  # written by `review --record`, never by hand
         type_name, doc = spec.type, spec.doc
         if spec.name == "draft":
             value = "true"
@@ -35,7 +37,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
             value = "2019-01-01"
         elif spec.name == "summary":
             value = '""'
-        elif type_name in ("texts", "slugs", "figures") or type_name.startswith("ids:"):
+        elif type_name in ("texts", "slugs", "figures", "claims") or type_name.startswith("ids:"):
             value = "[]"
         elif type_name == "bool":
             value = "false"
@@ -52,7 +54,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
 
 # A comment, not a citation: the file must build as written, and no source is known yet.
 PLACEHOLDER = ("<!-- Write here. Cite each claim: in square brackets, @ and the source's id, then the verbatim quote in double quotes; "
-               "`python build.py quote SOURCE \"a few words\"` prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
+               "`dossier quote SOURCE \"a few words\"` (or `python build.py quote ...`) prints passages ready to paste. Remove 'draft: true' to publish. -->\n")
 
 
 def _yaml_text(text: str) -> str:
@@ -147,6 +149,50 @@ def command_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_init(args: argparse.Namespace) -> int:
+    from .init import init_project, next_steps
+
+    folder = Path(args.folder)
+    init_project(folder)
+    print("\n".join(next_steps(folder)))
+    return 0
+
+
+def command_review(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from . import review
+    from .pipeline import load
+
+    root = Path(args.source)
+    if args.record and (not args.by or not args.paths):
+        raise UsageError("--record needs --by NAME and the files reviewed: review --record --by \"Ana Ruiz\" content/people/x.md")
+    try:
+        on = dt.date.fromisoformat(args.on) if args.on else dt.date.today()
+    except ValueError:
+        raise UsageError(f"--on must be a day such as 2019-02-23, not {args.on!r}") from None
+    site, problems = load(root, drafts=True)
+    if any(p.severity == "error" for p in problems):
+        raise ContentError(problems)
+    found = review.sheets(site, root, review.select(site, root, args.paths))
+    if args.record:
+        for path in review.record_reviews(root, found, args.by, on):
+            print(f"recorded the review of {path}")
+        return 0
+    if args.status:
+        lines, current = review.status_lines(found)
+        print("\n".join(lines))
+        return 0 if current else 1
+    if args.changed:
+        found = [sheet for sheet in found if sheet.state == "changed"]
+    if args.html:
+        Path(args.html).write_text(review.html_sheet(found), encoding="utf-8")
+        print(f"wrote {args.html}: the review sheet of {len(found)} record{'s' * (len(found) != 1)}")
+    else:
+        print(review.text_sheet(found))
+    return 0
+
+
 def command_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -157,6 +203,8 @@ def parser() -> argparse.ArgumentParser:
     """Return the argument parser for every command."""
     main_parser = argparse.ArgumentParser(prog="dossier", description="Build a cross-linked documentary site whose every claim cites a verified passage.")
     commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    init = commands.add_parser("init", help="start a new documentary: an example project to replace with your own")
+    init.add_argument("folder", metavar="DIR", help="a new or empty folder")
     build = commands.add_parser("build", help="build the site")
     build.add_argument("--out", help="output folder (default: site/ in the source folder)")
     build.add_argument("--portable", action="store_true", help="links name their index.html, so the site works from file://")
@@ -179,10 +227,18 @@ def parser() -> argparse.ArgumentParser:
     quote.add_argument("words", help="a few words of the passage")
     schema = commands.add_parser("schema", help="write a JSON Schema of each record type's front matter, for editors")
     schema.add_argument("--out", help="folder to write into (default: schemas/ in the source folder, where files made by 'new' point)")
+    review = commands.add_parser("review", help="print each sentence beside the passages it cites, for fact-checking; record reviews")
+    review.add_argument("paths", nargs="*", metavar="PATH", help="content files to review (default: every record)")
+    review.add_argument("--changed", action="store_true", help="only the records changed since their last recorded review")
+    review.add_argument("--html", metavar="FILE", help="write the sheet as an HTML page instead of printing it")
+    review.add_argument("--status", action="store_true", help="list the records never reviewed or changed since; exit 1 if there are any")
+    review.add_argument("--record", action="store_true", help="record in each file named that it was reviewed (needs --by)")
+    review.add_argument("--by", metavar="NAME", help="who reviewed the files, with --record")
+    review.add_argument("--on", metavar="DATE", help="the day of the review, with --record (default: today)")
     serve = commands.add_parser("serve", help="build and preview with live reload")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    for sub in (build, check, new, add_source, quote, schema, serve):
+    for sub in (build, check, new, add_source, quote, schema, review, serve):
         sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
     return main_parser
 
@@ -190,8 +246,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
-    handler = {"build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
-               "quote": command_quote, "schema": command_schema, "serve": command_serve}[args.command]
+    handler = {"init": command_init, "build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
+               "quote": command_quote, "schema": command_schema, "review": command_review, "serve": command_serve}[args.command]
     try:
         return handler(args)
     except ContentError as error:

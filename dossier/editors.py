@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .model import NESTED, FieldSpec, Model, RecordType, field_specs
+from .model import LISTS, NESTED, FieldSpec, Model, RecordType, field_specs
 from .read import content_files
 from .slug import ID_PATTERN
 
@@ -67,9 +67,12 @@ def value_schema(kind: str, ids: dict[str, list[str]]) -> dict[str, Any]:
         return {"type": "array", "items": dict(TEXT)}
     if kind == "slugs":
         return {"type": "array", "items": dict(ID)}
+    if kind == "evidence":  # a field with its markers, or a list field with each value's (checked against the record by the build)
+        markers = {"type": "string"}
+        return {"type": "object", "additionalProperties": {"anyOf": [markers, {"type": "object", "additionalProperties": markers}]}}
     if kind in NESTED:
         mapping = object_schema(field_specs(NESTED[kind]), ids)
-        return {"type": "array", "items": mapping} if kind == "figures" else mapping
+        return {"type": "array", "items": mapping} if kind in LISTS else mapping
     return {}  # 'types' in site.yaml: checked by the model itself
 
 

@@ -16,7 +16,9 @@ from .link import Key, Site
 from .i18n import language_prefixes
 from .reads import Token, token
 from .render import output_path
+from .dates import month_key
 from .schema import Record
+from .timeline import homes
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -56,9 +58,10 @@ def body_of(record: Record | None) -> tuple | None:
     return (record.body, getattr(record, "notes", None), *sorted((lang, t.body) for lang, t in record.translations.items()))
 
 
-def cited(site: Site, key: Key) -> set[tuple[str, str, bool]]:
-    """Return the (source, quote, sole) passages a record cites, ignoring their lines."""
-    return {(c.source, c.quote, c.sole) for c in site.citations.get(key, [])}
+def cited(site: Site, key: Key) -> list[tuple[str, str, bool]]:
+    """Return the (source, quote, sole) passages a record cites, ignoring their lines, once for each
+    citation: data/site.json lists a passage cited twice (in the body and as evidence) twice."""
+    return sorted((c.source, c.quote, c.sole) for c in site.citations.get(key, []))
 
 
 def record_of(site: Site, key: Key) -> Record | None:
@@ -137,7 +140,18 @@ def changed_tokens(old: Site, new: Site, c: Change) -> set[Token]:
             tokens |= {token("tagged", (field.name, v)) for v in values}
     if old.timeline != new.timeline:
         tokens.add(token("timeline", "*"))
+    if key[0] == "events" and (c.membership or c.meta and moved(old, new, key)):  # the page of the timeline that lists each event
+        tokens.add(token("timeline_months", "*"))
+        before, after = homes(old), homes(new)
+        tokens |= {token("timeline_home", eid) for eid in before.keys() | after.keys() if before.get(eid) != after.get(eid)}
     return tokens
+
+
+def moved(old: Site, new: Site, key: Key) -> bool:
+    """Tell whether an event now starts in another month: the only edit of an event that can move
+    events between the pages of a large timeline, besides adding or removing one."""
+    before, after = record_of(old, key), record_of(new, key)
+    return before is None or after is None or month_key(before.date) != month_key(after.date)  # type: ignore[attr-defined]
 
 
 def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], reads: dict[str, frozenset]) -> tuple[set[str], bool] | None:

@@ -46,6 +46,7 @@ DECLARED = [
     N_("People"), N_("Events"), N_("Places"), N_("Groups"), N_("Sources"), N_("Pages"), N_("Tags"),
     N_("person"), N_("event"), N_("place"), N_("group"), N_("source"), N_("page"),
     N_("Members"), N_("Timeline"), N_("Events here"), N_("Places in {name}"), N_("Parts of {name}"), N_("Derivatives"),
+    N_("Conflicts"), N_("conflict"), N_("Conflicting accounts"),
     N_("involving"), N_("at"), N_("tagged"),
     N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"), AXIS_NAME,
 ]

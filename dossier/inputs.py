@@ -19,6 +19,7 @@ from .problems import Problem
 from .publish import walk_files
 from .read import Document, content_files, is_editor_artifact, read_document, read_model, read_seeds, real_folders
 from .schema import Record
+from . import theme
 from .validate import validate_document
 
 INPUT_FOLDERS = ("content", "seeds", "templates")
@@ -39,11 +40,12 @@ def file_digest(path: Path) -> bytes | None:
 
 
 def scan_inputs(root: Path) -> dict[str, bytes]:
-    """Return the digest of every file in the project's content/, seeds/ and templates/ folders."""
+    """Return the digest of every file in the project's content/, seeds/ and templates/ folders, and
+    of the package's theme files (as dossier/templates/...: see theme.py)."""
     found = {}
-    for folder in INPUT_FOLDERS:
-        for relative in walk_files(root / folder):
-            data = file_digest(root / folder / relative)
+    for folder, path in [*((folder, root / folder) for folder in INPUT_FOLDERS), (theme.THEME, theme.PACKAGE_TEMPLATES)]:
+        for relative in walk_files(path):
+            data = file_digest(path / relative)
             if data is not None:
                 found[f"{folder}/{relative}"] = data
     return found
@@ -94,7 +96,7 @@ class Inputs:
         self.seed_texts: dict[str, SeedText] = {}
         self.seed_problems: list[Problem] = []
         self.seed_digests: dict[str, bytes] = {}
-        self.digests: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/
+        self.digests: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/, and of the package's theme
 
     def load(self) -> None:
         """Read every content file and seed."""
@@ -145,7 +147,8 @@ class Inputs:
         edits = Edits()
         relisted = False
         for relative in sorted(set(paths)):
-            data = file_digest(self.root / relative) if (self.root / relative).is_file() else None
+            path = theme.input_path(self.root, relative)
+            data = file_digest(path) if path.is_file() else None
             if data is None:
                 self.digests.pop(relative, None)
             else:
@@ -153,10 +156,11 @@ class Inputs:
             parts = relative.split("/")
             if len(parts) < 2 or any(is_editor_artifact(part) for part in parts[1:]):
                 continue
-            if parts[0] == "templates":
+            part = theme.theme_part(relative)
+            if part is not None:
                 edits.changed = True
-                edits.static = edits.static or parts[1] == "static"
-                edits.templates = edits.templates or parts[1] != "static"
+                edits.static = edits.static or part == "static"
+                edits.templates = edits.templates or part == "templates"
             elif parts[0] == "seeds" and self.read_seeds():
                 edits.changed = edits.seeds = True
             elif relative == "content/site.yaml" and read_model(self.root) != (self.model, self.model_problems):

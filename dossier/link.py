@@ -10,6 +10,7 @@ import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from .evidence import citations_of
 from .markup import scan
 from .model import BUILT_IN, RESERVED, Model
 from .passages import SeedText, mark_differences, passage_id
@@ -280,6 +281,9 @@ def front_matter_citations(model: Model, record: Record) -> list[Citation]:
     found = []
     for spec in model[record.collection].citing_fields:
         value = getattr(record, spec.name, None)
+        if spec.type == "evidence":
+            found += citations_of(value)
+            continue
         items = value if isinstance(value, list) else [value] if value else []
         for index, item in enumerate(items):
             key = (spec.name, index) if isinstance(value, list) else (spec.name,)

@@ -22,6 +22,7 @@ from .schema import Citation
 LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]++|\\.)*+)"((?:\s+(?:sole|show))*)\s*\]')  # possessive: the quote ends at its first unescaped '"' 
 CITATION_START = re.compile(r"\[@")
+CLAIM, SUPPORT = "\ue001{}\ue002", "\ue003{}\ue004"  # where a claim starts, and where its support is shown (claims.mark_claims)
 ESCAPED = re.compile(r"\\(.)")
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
@@ -33,7 +34,7 @@ ALLOWED_ATTRIBUTES = {
     "*": {"id", "class", "title", "lang", "dir"},
     "a": {"href", "aria-label", "aria-describedby", "role"},
     "abbr": {"title"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
-    "ol": {"start"}, "span": {"role", "tabindex", "aria-label", "aria-describedby"},
+    "ol": {"start"}, "span": {"role", "tabindex", "aria-label", "aria-describedby", "aria-hidden", "data-pagefind-ignore"},
 }
 
 
@@ -121,6 +122,21 @@ class Resolver(Protocol):
 
     def cite(self, source: str, quote: str) -> etree.Element: ...
 
+    def claim(self, number: int) -> etree.Element: ...  # the anchor of a claim
+
+    def support(self, number: int) -> etree.Element: ...  # a claim's count of independent sources
+
+
+class _ClaimPattern(InlineProcessor):
+    """A claim's anchor (CLAIM) or its support (SUPPORT), as the resolver gives them."""
+
+    def __init__(self, pattern: str, renderer: "BodyRenderer", kind: str):
+        super().__init__(pattern)
+        self.renderer, self.kind = renderer, kind
+
+    def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
+        return getattr(self.renderer.resolver, self.kind)(int(m.group(1))), m.start(0), m.end(0)
+
 
 class _LinkPattern(InlineProcessor):
     def __init__(self, pattern: str, renderer: "BodyRenderer"):
@@ -157,7 +173,7 @@ class QuickInline(InlineProcessor_):
     without a Python call per pattern per text. Used only where Markdown's internals are as expected."""
 
     TRIGGERS = {
-        "dossier-citation": ("[@",), "dossier-link": ("[[",), "backtick": ("`",), "escape": ("\\",),
+        "dossier-citation": ("[@",), "dossier-link": ("[[",), "dossier-claim": ("\ue001",), "dossier-support": ("\ue003",), "backtick": ("`",), "escape": ("\\",),
         "reference": ("[",), "link": ("[",), "short_reference": ("[",), "image_link": ("![",),
         "image_reference": ("![",), "short_image_ref": ("![",), "autolink": ("<",), "automail": ("<",),
         "html": ("<",), "entity": ("&",), "linebreak": ("  \n",),
@@ -241,6 +257,8 @@ class BodyRenderer:
         # Before Markdown's own link and escape patterns, so that brackets and quotes stay intact.
         self.md.inlinePatterns.register(_CitationPattern(CITATION.pattern, self), "dossier-citation", 200)
         self.md.inlinePatterns.register(_LinkPattern(LINK.pattern, self), "dossier-link", 199)
+        self.md.inlinePatterns.register(_ClaimPattern(CLAIM.format(r"(\d+)"), self, "claim"), "dossier-claim", 202)
+        self.md.inlinePatterns.register(_ClaimPattern(SUPPORT.format(r"(\d+)"), self, "support"), "dossier-support", 201)
         self.md.treeprocessors.register(QuickSmarty(self.md, self.md.treeprocessors["smarty"]), "smarty", 6)
         if QuickInline.usable():
             self.md.treeprocessors.register(QuickInline(self.md), "inline", 20)

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from .problems import Problem, did_you_mean
-from .schema import Age, Event, Figure, Group, Page, Person, Place, Record, SiteConfig, Source
+from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, Review, SiteConfig, Source
 
 FIELD_TYPES = ("text", "texts", "bool", "int", "date", "url", "slugs")  # besides enum:a|b, id:<collection>, ids:<collection>
-NESTED = {"age": Age, "figures": Figure}  # mapping fields, and what they hold
+NESTED = {"age": Age, "figures": Figure, "claims": Claim, "review": Review}  # mapping fields, and what they hold
+LISTS = ("figures", "claims")  # the nested fields that hold a list of mappings
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class FieldSpec:
     doc: str = ""
     inverse: str = ""  # heading on a named record's page for the records naming it through this field
     facet: str = ""  # for a field of events (or naming events): how a timeline filter heading phrases it
+    evidence: bool = False  # states a fact about the world: each value cited under `evidence:` or linked from cited prose
 
     @property
     def target(self) -> str | None:
@@ -52,7 +54,7 @@ class FieldSpec:
     def cites(self) -> bool:
         """Tell whether the field holds citations: a mapping (or list of them) with a source and a quote."""
         nested = NESTED.get(self.type)
-        return nested is not None and {"source", "quote"} <= {f.name for f in dataclasses.fields(nested)}
+        return self.type == "evidence" or nested is not None and {"source", "quote"} <= {f.name for f in dataclasses.fields(nested)}
 
 
 def field_specs(record_class: type) -> tuple[FieldSpec, ...]:
@@ -63,7 +65,8 @@ def field_specs(record_class: type) -> tuple[FieldSpec, ...]:
             continue
         default = [] if f.default_factory is list else (None if f.default is dataclasses.MISSING else f.default)  # type: ignore[misc]
         meta = f.metadata
-        found.append(FieldSpec(f.name, meta["type"], meta["required"], default, meta["doc"], meta.get("inverse", ""), meta.get("facet", "")))
+        found.append(FieldSpec(f.name, meta["type"], meta["required"], default, meta["doc"], meta.get("inverse", ""), meta.get("facet", ""),
+                               meta.get("evidence", False)))
     return tuple(found)
 
 
@@ -103,6 +106,11 @@ class RecordType:
         """Return the fields that carry citations (an age, figures)."""
         return tuple(f for f in self.fields if f.cites)
 
+    @property
+    def evidence_fields(self) -> tuple[FieldSpec, ...]:
+        """Return the fields that state facts and so carry evidence."""
+        return tuple(f for f in self.fields if f.evidence)
+
     def field(self, name: str) -> FieldSpec:
         """Return the field with this name."""
         return next(f for f in self.fields if f.name == name)
@@ -137,10 +145,17 @@ def export_source(site: Any, source: Record) -> dict:
     }
 
 
+def export_conflict(site: Any, conflict: Record) -> dict:
+    """Return a conflict's entry in data/site.json: its claims side by side."""
+    c: Any = conflict
+    claims = [{"source": claim.source, "quote": claim.quote, "says": claim.says} for claim in c.claims]
+    return {"id": c.id, "title": c.title, "summary": c.summary, "claims": claims, "people": c.people, "events": c.events, "url": c.page_url}
+
+
 def export_fields(site: Any, record: Record) -> dict:
     """Return a record of a project's own type as data/site.json holds it: every field, dates as written."""
     entry: dict[str, Any] = {"id": record.id}
-    for spec in site.model[record.collection].fields[len(COMMON):]:  # not draft: a published record is none
+    for spec in site.model[record.collection].fields[len(COMMON):]:  # not draft (a published record is none), nor reviewed
         value = getattr(record, spec.name, None)
         entry[spec.name] = value.text if hasattr(value, "text") and spec.type == "date" else value
     entry["url"] = record.page_url
@@ -157,13 +172,14 @@ BUILT_IN: Model = {
     "events": built_in("events", "event", "Events", Event, on_home=True, export=export_event, facets=("people", "groups", "places", "tags")),
     "places": built_in("places", "place", "Places", Place),
     "groups": built_in("groups", "group", "Groups", Group),
+    "conflicts": built_in("conflicts", "conflict", "Conflicts", Conflict, export=export_conflict),
     "sources": built_in("sources", "source", "Sources", Source, file_format="yaml", body_field="notes", audited=False, on_home=True, export=export_source),
     "pages": built_in("pages", "page", "Pages", Page, indexed=False, creatable=False, audited=False, on_home=True),
 }
-COMMON = field_specs(Record)  # the fields every record type has: draft
+COMMON = field_specs(Record)  # the fields every record type has: draft, reviewed
 SETTINGS = RecordType("site", "site settings", "Settings", SiteConfig, field_specs(SiteConfig)[len(COMMON):], indexed=False, creatable=False,
                       audited=False, file_format="yaml")  # the settings are no record: never a draft
-RESERVED = set(BUILT_IN) | {"site", "timeline", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
+RESERVED = set(BUILT_IN) | {"site", "timeline", "claims", "search", "data", "static", "pagefind", "pagefind-vocabulary", "404"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,7 +219,8 @@ def facet_fields(model: Model) -> Iterator[tuple[str, str, FieldSpec]]:
 
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 TYPE_KEYS = {"singular", "title", "fields", "template", "audited", "on_home"}
-FIELD_KEYS = {"type", "required", "doc", "inverse", "facet"}
+FIELD_KEYS = {"type", "required", "doc", "inverse", "facet", "evidence"}
+EVIDENCE = FieldSpec("evidence", "evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
 def custom_types(types: Any, path: str, line_of: Callable[..., int]) -> tuple[Model, list[Problem]]:
@@ -218,6 +235,7 @@ def custom_types(types: Any, path: str, line_of: Callable[..., int]) -> tuple[Mo
               name: {type: text, required: true}
               based_in: {type: "id:places", inverse: "Units based here"}
               events: {type: "ids:events", facet: involving}   # a timeline filter per unit
+              commander: {type: text, evidence: true}          # a fact: cited under `evidence:`
     """
     model: Model = dict(BUILT_IN)
     problems: list[Problem] = []
@@ -249,6 +267,7 @@ def custom_types(types: Any, path: str, line_of: Callable[..., int]) -> tuple[Mo
             error(f"type '{collection}' needs 'singular', a lowercase word such as 'unit'", collection)
             continue
         fields = COMMON + custom_fields(declaration.get("fields"), collection, error)
+        fields += (EVIDENCE,) if any(f.evidence for f in fields) else ()  # where the facts' citations go
         if not any(f.name in ("name", "title") and f.type == "text" for f in fields):
             error(f"type '{collection}' needs a 'name' or 'title' field of type text: links show it", collection, "fields")
         declared[collection] = RecordType(
@@ -278,7 +297,7 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
         where = (collection, "fields", name)
         if isinstance(declaration, str):
             declaration = {"type": declaration}
-        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in {"id", "path", "body", "collection", "values", "lines", "body_line", *(f.name for f in COMMON)}:
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name) or name in {"id", "path", "body", "collection", "values", "lines", "body_line", "evidence", *(f.name for f in COMMON)}:
             error(f"field name {name!r} of type '{collection}' should be a lowercase word not used by dossier", *where)
             continue
         if not isinstance(declaration, dict):
@@ -287,6 +306,8 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
         for key in declaration:
             if key not in FIELD_KEYS:
                 error(f"unknown key '{key}' in field '{name}'{did_you_mean(str(key), FIELD_KEYS)}", *where, key)
+        if not isinstance(declaration.get("evidence", False), bool):
+            error(f"'evidence' of field '{name}' should be true or false", *where, "evidence")
         kind = declaration.get("type")
         valid = isinstance(kind, str) and (kind in FIELD_TYPES or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
         if not valid:
@@ -295,5 +316,5 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
             continue
         many = kind in ("texts", "slugs") or kind.startswith("ids:")
         found.append(FieldSpec(name, kind, bool(declaration.get("required", False)), [] if many else None, str(declaration.get("doc") or ""),
-                               str(declaration.get("inverse") or ""), str(declaration.get("facet") or "")))
+                               str(declaration.get("inverse") or ""), str(declaration.get("facet") or ""), declaration.get("evidence") is True))
     return tuple(found)

@@ -162,4 +162,5 @@ def release_free_memory() -> None:
 
 def page_counts(paths: Iterable[str]) -> Counter:
     """Count the record pages among output paths, by collection."""
-    return Counter(path.split("/")[0] for path in paths if path.endswith(".html") and path.count("/") == 2 and path.split("/")[0] not in LANGUAGES)
+    return Counter(path.split("/")[0] for path in paths
+                   if path.endswith(".html") and path.count("/") == 2 and path.split("/")[0] not in LANGUAGES and not path.startswith("claims/"))

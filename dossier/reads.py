@@ -11,6 +11,8 @@ name and key. A page's reads are a set of tokens:
     ("members", collection) which records a collection holds
     (derived, key)          an entry of a derived list: ("mentioned_by", key), ("timeline", "*"), ...
     ("tagged", (field, value))  the events whose field (their tags) holds a value
+    ("timeline_home", event id) the timeline page that lists the event (its year's or month's on a large site)
+    ("timeline_months", "*")    which events start in which month (how a large timeline is split into pages)
 
 An edit re-renders the pages whose reads hold a token that the edit changes (graph.py).
 """
@@ -182,9 +184,9 @@ def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
                 now: Any = link_read(link_target(site, name))
             except StopIteration:
                 return False
-        else:
+        else:  # what a citation shows of its source: its outlet; or what a claim's support counts: whom it derives from
             source = site.records["sources"].get(name)
-            now = source.outlet if source is not None else None  # type: ignore[attr-defined]
+            now = getattr(source, "outlet" if kind == "outlet" else "derived_from", None) if source is not None else None
         if now != value:
             return False
     return True

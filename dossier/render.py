@@ -13,25 +13,25 @@ from typing import Any, Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from . import export
+from . import export, theme
+from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
+from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
 from .markup import BodyRenderer, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .provenance import mark_inferred, marker
 from .quotes import own_quotes, shows_quotes
 from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
-from .views import facts, related
+from .views import fact_evidence, facts, related
 from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
-from .i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, number, site_in, site_languages, translations
-from .timeline import Filter, facet_values, facets, filter_for, timeline_filters
-
-PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+from .i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, site_in, site_languages, translations
+from .timeline import Filter, Part, facet_values, facets, filter_for, homes, split, timeline_filters, timeline_page
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
@@ -91,6 +91,7 @@ class PageContext:
         self._by_passage: dict[tuple[str, str], Reference] = {}
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
+        self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
 
     def rel(self, to_url: str) -> str:
         """Link from this page to another URL of the site, in the page's language (static files and
@@ -139,25 +140,48 @@ class PageContext:
         self.reads[("outlet", source_id)] = reference.source.outlet
         return sup
 
+    def claim(self, number: int) -> etree.Element:
+        """Return the anchor of a claim, which the claims page links to."""
+        return etree.Element("span", {"class": "claim", "id": f"claim-{number}"})
+
+    def support(self, number: int) -> etree.Element:
+        """Return a claim's count of independent sources: short to the eye, in words for a screen reader."""
+        derived_from: dict[str, str | None] = {}
+        for source_id in self.claims[number - 1]:
+            while source_id not in derived_from:  # the source and those it derives from: what the count depends on
+                original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
+                derived_from[source_id] = self.reads[("derived", source_id)] = original
+                source_id = original or source_id
+        short, words = support_words(support_level(self.claims[number - 1], derived_from), self.lang)
+        marker = etree.Element("span", {"class": "support", "data-pagefind-ignore": ""})
+        etree.SubElement(marker, "span", {"aria-hidden": "true"}).text = short
+        etree.SubElement(marker, "span", {"class": "visually-hidden"}).text = f" ({words})"
+        return marker
+
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""
         return Markup(etree.tostring(self.cite(source_id, quote), encoding="unicode", method="html"))
 
 
 class Renderer:
-    """Render every page of a site through the project's Jinja templates."""
+    """Render every page of a site through the project's Jinja templates (templates: its templates/
+    folder), falling back to the package's file by file (see theme.py)."""
 
     def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
         self.site = site
         self.portable = portable
-        self.folders = [str(p) for p in (templates, PACKAGE_TEMPLATES) if p and p.is_dir()]
+        self.folders = theme.template_folders(templates)
         self.envs: dict[str, jinja2.Environment] = {}  # one a language: its translations and date filter
         self.views: tuple[Site | None, dict[str, Site]] = (None, {})  # the site in each language, for the site last asked
-        self.env = self.environment(site_languages(site.config)[0])
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
-        self.static = [p / "static" for p in (templates, PACKAGE_TEMPLATES) if p and (p / "static").is_dir()]
+        self.static = [folder / "static" for folder in self.folders if (folder / "static").is_dir()]  # the first holding a file wins
+        self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
+        self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
         self.timeline_entries: dict[tuple[str, int, bool, str], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.found_claims: dict[str, list[Claim]] | None = None  # see claims(); emptied by forget()
+        self.claim_index = ClaimIndex()
+        self.env = self.environment(site_languages(site.config)[0])
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
     @property
@@ -175,7 +199,7 @@ class Renderer:
         if env is not None:
             return env
         env = self.envs[lang] = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(self.folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            loader=theme.template_loader(self.folders), autoescape=True, undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
         )
         words = translations(lang)
@@ -184,16 +208,21 @@ class Renderer:
         env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
         env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
                            phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
+        env.globals["first_language"] = self.languages[0]  # what a page's text is in where it has no translation
+        env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
         env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
         env.filters["inner_quotes"] = inner_quotes
         env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
         env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
-        env.globals.update(facts=facts, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
         env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
             passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
+            aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,
             language_name=lambda code, within=None: language_name(code, within))
         env.globals["timeline_entry"] = self.timeline_entry
+        env.globals["timeline_home"] = self.timeline_home
+        env.globals["claims_page"] = self.claims_page
         return env
 
     def site_in(self, lang: str) -> Site:
@@ -209,6 +238,59 @@ class Renderer:
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
         self.timeline_entries.clear()
+        self.homes.clear()
+        self.parts.clear()
+        self.found_claims = None
+
+    def timeline_parts(self, view: SiteReads, active: Filter | None) -> dict[Part, list[str] | None]:
+        """Return the pages a timeline view is split into (see timeline.split), worked out once for
+        all of them. A split view's pages read the month of each of its events as one token, which
+        an edit changes when an event is added, removed or now starts in another month (graph.py)."""
+        events, key = (active.events, active.url) if active else (view.timeline, "timeline/")
+        parts = self.parts.get(key) or split(self.site, events)
+        if len(parts) > 1:
+            view.reads.add(token("timeline_months", "*"))
+            self.parts[key] = parts
+        return parts
+
+    def timeline_home(self, site: Site | SiteReads, event: Event) -> str:
+        """Return the address of the timeline page that lists an event (its year's or month's on a
+        large site), noting that the page that asks reads it."""
+        if not self.homes:
+            self.homes = homes(self.site)
+        if isinstance(site, SiteReads):
+            site.reads.add(token("timeline_home", event.id))
+        return self.homes[event.id]
+
+    def claims(self) -> dict[str, list[Claim]]:
+        """Return the site's claims by support level, worked out once for every claims page."""
+        if self.found_claims is None:
+            self.found_claims = self.claim_index.claims(self.site)
+        return self.found_claims
+
+    def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
+        """Return what a claims page shows: every level with its count and pages (the index), or one
+        page of a level's claims with links to the levels and to its other pages. A claims page notes
+        no reads: the preview renders it again when what it shows changes (claims_shown)."""
+        found = self.claims()
+        levels = [{"title": level_title(lv, page.lang), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
+        if level is None:
+            return {"levels": levels}
+        claims = found.get(level, [])
+        first, shown = page_of(claims, number)
+        return {"levels": levels, "title": level_title(level, page.lang), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
+
+    def claims_shown(self) -> dict[str, tuple]:
+        """Return what each claims page shows, by output path: the pages an edit changes are those whose entry differs."""
+        found = self.claims()
+        shown: dict[str, tuple] = {}
+        levels = tuple(found)  # a level's pages link to every level, without counts
+        for prefix in map(self.prefix, self.languages):  # each language's claims pages list the same claims
+            shown[output_path(prefix + "claims/")] = tuple((lv, len(claims)) for lv, claims in found.items())
+            for level, claims in found.items():
+                for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                    shown[output_path(prefix + url)] = (levels, len(page_urls(level, len(claims))), page_of(claims, number))
+        return shown
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page: the same on every page at the same depth, so
@@ -254,6 +336,8 @@ class Renderer:
                         found.heading = gettext(site.model[found.collection].field(found.field).inverse).replace("{name}", record.label)
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
             values["active"] = filter_for(view, *values["active"])
+        if "part" in values:  # a timeline page: which of its view's pages, and what that page lists
+            values.update(timeline_page(view, values["active"], values.pop("part"), self.timeline_parts(view, values["active"])))
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
         if untranslated and body_html:
             body_html = Markup(f'<div lang="{untranslated}">{body_html}</div>')
@@ -274,7 +358,7 @@ class Renderer:
         text, its page's address and the passages its page cites first, with what it read of the site
         as it rendered (context.reads), and taken only if the site still gives the same."""
         if self.cache is None or record is None or not body:
-            return Markup(self.bodies.render(body, context))
+            return Markup(self.render_body(body, context))
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
         key = self.cache.key(f"{context.lang}:{context.site_url}", body, self.portable, first)  # a quote's lang depends on the page's
         cached = self.cache.get(key)
@@ -284,9 +368,14 @@ class Renderer:
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
             context.tokens.update(t for r in context.references for t in (token("label", ("sources", r.source.id)), token("record", ("sources", r.source.id))))
             return Markup(html)
-        html = self.bodies.render(body, context)
+        html = self.render_body(body, context)
         self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
         return Markup(html)
+
+    def render_body(self, body: str, context: PageContext) -> str:
+        """Render a body to HTML, each claim anchored and followed by its count of independent sources."""
+        marked, context.claims = mark_claims(body)
+        return self.bodies.render(marked, context)
 
     def alternates(self, context: PageContext) -> list[dict[str, str]]:
         """Return the page in each language of the site (none for a site of one): its language, its
@@ -331,10 +420,24 @@ class Renderer:
             for collection, rtype in site.model.items():
                 if rtype.indexed:
                     add("index.html", f"{collection}/", lang=lang, collection=collection, body="")
-            add("timeline.html", "timeline/", lang=lang, body="", active=None)
-            for filters in timeline_filters(site).values():
+            for source in site.records["sources"].values():
+                if has_aligned_page(site, source):
+                    add("aligned.html", aligned_url(source.id), lang=lang, derivative_id=source.id, body="")
+            for part in split(site, site.timeline):
+                add("timeline.html", "timeline/" + part.suffix, lang=lang, body="", active=None, part=part)
+            all_filters = timeline_filters(site)
+            for filters in all_filters.values():
                 for active in filters:
-                    add("timeline.html", active.url, lang=lang, body="", active=(active.facet, active.value))
+                    for part in split(site, active.events):
+                        add("timeline.html", active.url + part.suffix, lang=lang, body="", active=(active.facet, active.value), part=part)
+            if len(split(site, site.timeline)) > 1:  # a large timeline lists its filters on a page per facet
+                for name, filters in all_filters.items():
+                    if filters:
+                        add("timeline_filters.html", f"timeline/{name}/", lang=lang, body="", facet=name)
+            add("claims.html", "claims/", lang=lang, body="", level=None, number=1)
+            for level, claims in self.claims().items():
+                for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                    add("claims.html", url, lang=lang, body="", level=level, number=number)
             add("search.html", "search/", lang=lang, body="")
             if not prefix:  # a host serves one page for every missing address
                 add("404.html", "404.html", lang=lang, body="")
@@ -364,6 +467,22 @@ class Renderer:
         output = {path: render() for path, render in self.pages().items()}
         output.update(self.extras(output))
         return output
+
+
+def part_heading(part: Part, lang: str) -> str:
+    """Return how a page of a large timeline is named, in a language: '', '2019', 'March 2019' ('Marzo
+    de 2019'), '2019, month not known'."""
+    if part.year is None or part.month is None or lang == "en":
+        return part.heading
+    if part.month:
+        return month_heading(part.year, part.month, lang)
+    return translations(lang).gettext("%(year)s, month not known") % {"year": part.year}
+
+
+def month_name(month: int, lang: str) -> str:
+    """Return a month's full name, capitalized, for an overview of a year's months."""
+    name = MONTHS[month] if lang == "en" else month_names(lang)[month] or MONTHS[month]
+    return name[:1].upper() + name[1:]
 
 
 def output_path(url: str) -> str:
@@ -413,11 +532,11 @@ def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
     return overlap(site.seed_of(derivative).text, site.seed_of(original).text)
 
 
-def timeline_groups(site: Site, active: Filter | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
-    """Group the timeline (or one filter's events) by year, then by the month each starts in; events
-    whose month is not known (a bare year) come after the year's known months."""
+def timeline_groups(site: Site, active: Filter | None = None, events: list[str] | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
+    """Group the timeline (or one filter's events, or those given) by year, then by the month each
+    starts in; events whose month is not known (a bare year) come after the year's known months."""
     years: dict[int, dict[int | None, list[Event]]] = {}
-    for eid in active.events if active else site.timeline:
+    for eid in events if events is not None else active.events if active else site.timeline:
         event = site.records["events"][eid]
         assert isinstance(event, Event)
         year, month = month_key(event.date)

@@ -13,13 +13,15 @@ from typing import Any
 from .dates import EDate
 
 
-def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "", inverse: str = "", facet: str = "") -> Any:
+def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "", inverse: str = "", facet: str = "", evidence: bool = False) -> Any:
     """Declare a content field: its type name, whether it is required, and its default. A field that
     names records ('id:places', 'ids:groups') may give the heading under which the named record's
     page lists the records that name it (inverse, '{name}' standing for its name); a field of events
-    may be a timeline facet (facet: how a heading phrases the filter, 'involving')."""
+    may be a timeline facet (facet: how a heading phrases the filter, 'involving'). A field that
+    states a fact about the world carries evidence (evidence=True): each value is cited under the
+    record's `evidence:` or, for an id, linked from a cited sentence of its body (see evidence.py)."""
     factory = list if default == [] else None
-    metadata = {"type": kind, "required": required, "doc": doc, "inverse": inverse, "facet": facet}
+    metadata = {"type": kind, "required": required, "doc": doc, "inverse": inverse, "facet": facet, "evidence": evidence}
     if factory:
         return field(default_factory=factory, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -63,6 +65,25 @@ class Figure:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Claim:
+    """What one source says of a point on which the sources disagree."""
+
+    source: str = spec("id:sources", required=True, doc="source that says it")
+    quote: str = spec("text", required=True, doc="verbatim passage saying it")
+    says: str = spec("text", required=True, doc="a short plain account of what the source says")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Review:
+    """The last review of a record: who, when, and digests of what was reviewed (see review.py)."""
+
+    by: str = spec("text", required=True, doc="who reviewed it")
+    date: EDate = spec("date", required=True, doc="the day of the review")
+    digest: str = spec("text", required=True, doc="12 hex digits standing for the record's text and the passages it cites, as reviewed")
+    sentences: list[str] = spec("texts", default=[], doc="8 hex digits for each sentence reviewed, to tell which changed since")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Record:
     """Fields every record has: where it came from and its Markdown body."""
 
@@ -72,8 +93,9 @@ class Record:
     body: str = ""
     body_line: int = 1
     lines: dict = field(default_factory=dict, compare=False, repr=False)
-    # The one field every record type has (model.field_specs gives it to each, and to the project's own types).
+    # The fields every record type has (model.field_specs gives them to each, and to the project's own types).
     draft: bool = spec("bool", default=False, doc="true while being written: previewed under a banner, left out of build unless --drafts")
+    reviewed: Review | None = spec("review", doc="written by `review --record`: who checked the record against its sources, when, and what they saw")
     translations: dict = field(default_factory=dict, repr=False)  # language -> Translation, from <id>.<lang>.md beside the file
 
     @property
@@ -97,14 +119,15 @@ class Person(Record):
     aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
     anonymous: bool = spec("bool", default=False, doc="true when the sources do not name the person")
     summary: str = spec("text", required=True, doc="one plain sentence")
-    roles: list[str] = spec("texts", default=[], doc="ranks, posts, occupations")
-    affiliations: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Members")
-    places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="People")
+    roles: list[str] = spec("texts", default=[], doc="ranks, posts, occupations", evidence=True)
+    affiliations: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Members", evidence=True)
+    places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="People", evidence=True)
     age: Age | None = spec("age", doc="{years, as_of, source, quote}")
-    status: str | None = spec("text", doc="situation as of the sources, in a few words")
+    status: str | None = spec("text", doc="situation as of the sources, in a few words", evidence=True)
     part: str = spec("enum:defector|official|journalist|other", default="other",
                      doc="part in the story, which groups the people index: defector (or one of a defector's family), official (or politician), journalist (or author), other")
     sort_name: str | None = spec("text", doc="what the people index sorts by when it is not the last word of the name: a two-word surname such as 'Pérez Jiménez'")
+    evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
     @property
     def sort_key(self) -> tuple[str, str]:
@@ -119,15 +142,16 @@ class Event(Record):
     """Something that happened at a date the sources give or allow us to infer."""
 
     title: str = spec("text", required=True, doc="short title")
-    date: EDate = spec("date", required=True, doc="EDTF date: 2019-02-23, 2019-03~, 2019-02-23/2019-02-25")
+    date: EDate = spec("date", required=True, doc="EDTF date: 2019-02-23, 2019-03~, 2019-02-23/2019-02-25", evidence=True)
     date_basis: str = spec("enum:stated|inferred", default="stated", doc="whether a source states the date or it is inferred")
     date_note: str | None = spec("text", doc="how the date was established (required when inferred)")
-    people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Timeline", facet="involving")
-    places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="Events here", facet="at")
-    groups: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Events", facet="involving")
+    people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Timeline", facet="involving", evidence=True)
+    places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="Events here", facet="at", evidence=True)
+    groups: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Events", facet="involving", evidence=True)
     tags: list[str] = spec("slugs", default=[], doc="lowercase tags", facet="tagged")
     summary: str = spec("text", required=True, doc="one plain sentence")
     figures: list[Figure] = spec("figures", default=[], doc="figures sources give: {label, value, source, quote}")
+    evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,7 +162,8 @@ class Place(Record):
     aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
     kind: str | None = spec("text", doc="city, river, bridge, hotel, country…")
     summary: str = spec("text", required=True, doc="one plain sentence")
-    located_in: str | None = spec("id:places", doc="place id", inverse="Places in {name}")
+    located_in: str | None = spec("id:places", doc="place id", inverse="Places in {name}", evidence=True)
+    evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,7 +174,19 @@ class Group(Record):
     aliases: list[str] = spec("texts", default=[], doc="other names the sources use")
     kind: str | None = spec("text", doc="armed force, party, ministry…")
     summary: str = spec("text", required=True, doc="one plain sentence")
-    part_of: str | None = spec("id:groups", doc="group id", inverse="Parts of {name}")
+    part_of: str | None = spec("id:groups", doc="group id", inverse="Parts of {name}", evidence=True)
+    evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Conflict(Record):
+    """A point on which sources (or a derivative and its original) disagree, each claim set beside the others."""
+
+    title: str = spec("text", required=True, doc="short title")
+    summary: str = spec("text", required=True, doc="one plain sentence")
+    claims: list[Claim] = spec("claims", default=[], doc="what each source says: {source, quote, says}")
+    people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Conflicting accounts")
+    events: list[str] = spec("ids:events", default=[], doc="event ids", inverse="Conflicting accounts")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Callable
 
 from tornado.ioloop import IOLoop
 
@@ -22,6 +23,7 @@ from .publish import carry_over, update_in_place, walk_files
 from .search import Indexing
 from .server import PreviewServer, Trigger, free_port, reload_browsers
 from .session import Outcome, Session
+from . import theme
 from .watch import watcher
 
 WATCHED = ["content", "templates", "seeds"]
@@ -76,6 +78,14 @@ class Preview:
         print(f"built the preview: rendered {pages} page{'s' * (pages != 1)}, {len(self.session.written)} files in {time.perf_counter() - started:.2f} s", flush=True)
         gc.freeze()  # the loaded site lives on: the collector need not walk it again (nor copy it into forks)
         self.audit()
+
+    def review_sheet(self) -> str:
+        """Return the review sheet of every record as the preview has it (see review.py)."""
+        from .review import html_sheet, reviewable, sheets
+
+        site = self.session.site
+        assert site is not None
+        return html_sheet(sheets(site, self.root, reviewable(site)), "Review sheet (preview only)")
 
     def saved(self, paths: set[str]) -> None:
         """Take in the paths the watcher reports, and rebuild once the burst of saves is over."""
@@ -185,6 +195,12 @@ class Preview:
             self.indexing.stop(wait=False)
 
 
+def watchers(root: Path, callback: Callable[[set[str]], None]) -> list:
+    """Return the watchers of the project's inputs: its content/, templates/ and seeds/, and the
+    package's theme (edited when working on dossier itself), whose files they name dossier/templates/..."""
+    return [watcher(root, WATCHED, callback), watcher(theme.THEME_ROOT, [theme.THEME], callback)]
+
+
 def interrupt(signum: int, frame: object) -> None:
     """Stop serving on SIGTERM as on Ctrl+C, so that the preview folder is removed."""
     raise KeyboardInterrupt
@@ -206,7 +222,8 @@ def serve(root: Path, *, host: str = "127.0.0.1", port: int = 8000) -> int:
         preview.start()
 
         def ready() -> None:  # livereload starts the watcher once it listens
-            watcher(root, WATCHED, preview.saved).start()
+            for each in watchers(root, preview.saved):
+                each.start()
             print(f"serving {root.resolve()} at {server.address} (preview built in {folder}; Ctrl+C stops)", flush=True)
 
         server = PreviewServer(preview, Trigger(ready))

@@ -30,6 +30,7 @@ from tornado import escape, web
 from .problems import Problem, UsageError
 
 HEAD_END = "</head>"
+REVIEW = "_review/"  # the review sheet: served by the preview, never written by a build
 RELOAD = {"command": "reload", "path": "*", "liveCSS": False, "liveImg": False}
 BUILD_SCRIPT = (  # tells the server which build this page shows, once the livereload socket is open
     '<script>document.addEventListener("LiveReloadConnect",function(){{var s=window.LiveReload&&LiveReload.connector&&'
@@ -84,7 +85,7 @@ def error_page(errors: list[Problem]) -> str:
 
 
 class PageHandler(web.RequestHandler):
-    """Serve the preview folder, or the error page while the content has errors."""
+    """Serve the preview folder (and the review sheet at /_review/), or the error page while the content has errors."""
 
     def initialize(self, preview: Any) -> None:
         self.preview = preview
@@ -100,6 +101,8 @@ class PageHandler(web.RequestHandler):
         if preview.errors and looks_like_page(path):
             self.set_status(500)
             return self.send_html(error_page(preview.errors))
+        if path in (REVIEW, REVIEW[:-1]):
+            return self.send_html(preview.review_sheet()) if path == REVIEW else self.redirect("/" + REVIEW)
         target = resolve(preview.folder, path)
         if target is None:
             self.set_status(404)

@@ -80,6 +80,7 @@ class Session:
         self.unlinked: set[Key] = set()  # records changed since the last link
         self.page_paths: set[str] = set()  # the pages last rendered
         self.reads: dict[str, frozenset] = {}  # what each page read when last rendered (reads.py)
+        self.claims_shown: dict[str, tuple | bytes] = {}  # what each claims page showed when last rendered (Renderer.claims_shown), or its digest once kept on disk
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
         self.body_cache: BodyCache | None = None
@@ -198,13 +199,17 @@ class Session:
         old, pending = self.rendered, self.pending
         everything = pending is EVERYTHING or old is None
         new_pages: set[str] = set()
-        self.pages_changed = everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
+        claims = self.renderer.claims_shown()  # the claims pages read every body: they render again when what they show changes
+        self.pages_changed = (everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
+                              or claims.keys() != self.claims_shown.keys())
         if self.pages_changed:  # titles, filters and the set of pages may differ
             before = set(self.pages) or self.page_paths
             self.pages = self.renderer.pages()
             new_pages = set(self.pages) - before
         found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.reads)  # type: ignore[arg-type]
         paths, extras = (set(self.pages), True) if found is EVERYTHING else found
+        paths |= {path for path, shown in claims.items() if not same_claims(self.claims_shown.get(path), shown)}
+        self.claims_shown = claims
         return sorted(paths | new_pages), extras or self.extras_pending or (self.portable and bool(paths))
 
     def render(self, previous: Path | None = None) -> Outcome:
@@ -347,4 +352,14 @@ class Session:
 
     def __getstate__(self) -> dict:
         """Keep everything but the renderer and its page functions, which are made again on demand."""
-        return {**self.__dict__, "renderer": None, "pages": {}}
+        return {**self.__dict__, "renderer": None, "pages": {}, "claims_shown": {path: claims_digest(shown) for path, shown in self.claims_shown.items()}}
+
+
+def claims_digest(shown: tuple | bytes) -> bytes:
+    """Return a digest of what a claims page shows, to keep on disk with the session."""
+    return shown if isinstance(shown, bytes) else digest(repr(shown).encode("utf-8"))
+
+
+def same_claims(before: tuple | bytes | None, now: tuple) -> bool:
+    """Tell whether a claims page shows what it showed (before: as shown, or its digest after a reload)."""
+    return before == now if not isinstance(before, bytes) else before == claims_digest(now)

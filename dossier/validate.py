@@ -13,9 +13,10 @@ from typing import Any
 
 from .dateparse import parse_date
 from .dates import DateError
+from .evidence import check_evidence, convert_evidence
 from .problems import Problem, did_you_mean
 from .read import Document
-from .model import BUILT_IN, COMMON, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
+from .model import BUILT_IN, COMMON, LISTS, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
 from .i18n import LANGUAGES, translation_of
 from .schema import TRANSLATABLE, Record, Translation
 from .slug import fold_id, is_valid_id
@@ -102,15 +103,18 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
             if converted is not None:
                 items.append(converted)
         return items
+    if type_name == "evidence":
+        return convert_evidence(value, key, check.document.path, check.document.line_of, check.error)
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
-    if type_name == "age":
-        return convert_nested(value, NESTED["age"], key, check)
-    if type_name == "figures":
+    if type_name in ("age", "review"):
+        return convert_nested(value, NESTED[type_name], key, check)
+    if type_name in LISTS:
         if not isinstance(value, list):
-            return check.error(key, f"'{name}' should be a list of {{label, value, source, quote}}, not {describe(value)}")
-        figures = [convert_nested(item, NESTED["figures"], key + (index,), check) for index, item in enumerate(value)]
-        return [figure for figure in figures if figure is not None]
+            keys = ", ".join(f.name for f in field_specs(NESTED[type_name]) if f.required)
+            return check.error(key, f"'{name}' should be a list of {{{keys}}}, not {describe(value)}")
+        items = [convert_nested(item, NESTED[type_name], key + (index,), check) for index, item in enumerate(value)]
+        return [item for item in items if item is not None]
     raise AssertionError(f"unknown field type {type_name}")
 
 
@@ -131,7 +135,8 @@ def convert_fields(meta: dict, fields: tuple[FieldSpec, ...], key: tuple, check:
     values: dict[str, Any] = {}
     for name in meta:
         if name not in known:
-            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), known)}")
+            suggested = [field for field in known if field != "reviewed"]  # written by `review --record`, never typed
+            check.error(key + (name,), f"unknown field '{name}' in {what}{did_you_mean(str(name), suggested)}")
     for name, spec in known.items():
         value = meta.get(name)
         if value is None or value == "":
@@ -154,6 +159,7 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
         check.error((), f"'{document.id}' is not a valid id; ids are lowercase ASCII words joined by hyphens: rename the file to '{fold_id(document.id) or 'name'}'")
     what = ("the " if document.kind == "site" else "a ") + rtype.singular
     values = convert_fields(document.meta, rtype.fields, (), check, what)
+    check_evidence(document.meta, rtype, check.error)
     if values is None or check.problems:
         return None, check.problems
     if document.kind == "events" and values.get("date_basis") == "inferred" and not values.get("date_note"):

@@ -42,11 +42,14 @@ class InotifyWatcher:
         if self.fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1 failed")
         self.watches: dict[int, str] = {}  # watch descriptor -> folder relative to root
+        self.root_watch = -1  # the project folder itself, while a folder to watch is yet to be made there
 
     def start(self) -> None:
         """Watch every folder (and those created later) and call back from the event loop."""
         for folder in self.folders:
             self.add_tree(folder)
+        if any("/" not in folder and not (self.root / folder).is_dir() for folder in self.folders):  # a project's templates/, made later
+            self.root_watch = self.libc.inotify_add_watch(self.fd, os.fsencode(self.root), IN_CREATE | IN_MOVED_TO)
         IOLoop.current().add_handler(self.fd, self.read, IOLoop.READ)
 
     def add_tree(self, folder: str) -> None:
@@ -75,7 +78,11 @@ class InotifyWatcher:
                 name = data[offset + EVENT.size: offset + EVENT.size + length].rstrip(b"\0").decode("utf-8", "surrogateescape")
                 offset += EVENT.size + length
                 folder = self.watches.get(wd)
-                if mask & IN_Q_OVERFLOW:
+                if wd == self.root_watch and wd >= 0:
+                    if name in self.folders and mask & IN_ISDIR:  # one of the folders, made at last
+                        self.add_tree(name)
+                        changed |= {p.relative_to(self.root).as_posix() for p in (self.root / name).rglob("*")}
+                elif mask & IN_Q_OVERFLOW:
                     changed |= set(self.folders)  # too many events: look at everything again
                 elif folder is not None and name:
                     changed.add(f"{folder}/{name}")

@@ -21,16 +21,19 @@ SEED = (
     "“We’re going to change history,” Torres said.\n"
     "WATCH: something promotional\n"
 )
+SPOKE = '[@ap "We\'\'re going to change history"]'  # facts cite the passages their bodies cite, keeping the reference numbers
 BASE_FILES = {
     "content/site.yaml": "title: Test dossier\nlanguage: en\n",
     "content/sources/ap.yaml": "title: AP story\noutlet: The Associated Press\nlanguage: en\nseed: ap.txt\ninserted_lines: ['WATCH:']\n",
     "seeds/ap.txt": SEED,
     "content/people/jorge-torres.md": (
-        "---\nname: Jorge Torres\naliases: [Jorge Torres]\nsummary: A sergeant.\nplaces: [cucuta]\n---\n"
+        "---\nname: Jorge Torres\naliases: [Jorge Torres]\nsummary: A sergeant.\nplaces: [cucuta]\n"
+        "evidence: {places: {cucuta: \"[@ap \\\"drove an armoured truck across the bridge\\\"]\"}}\n---\n"  # escaped: an edit of the body's marker leaves it
         'Torres drove a truck.[@ap "drove an armoured truck across the bridge"] See [[aid-convoy]].\n'
     ),
     "content/events/aid-convoy.md": (
-        "---\ntitle: Aid convoy\ndate: 2019-02-23\npeople: [jorge-torres]\nplaces: [cucuta]\nsummary: The convoy.\n---\n"
+        "---\ntitle: Aid convoy\ndate: 2019-02-23\npeople: [jorge-torres]\nplaces: [cucuta]\nsummary: The convoy.\n"
+        f"evidence: {{date: '{SPOKE}', people: {{jorge-torres: '{SPOKE}'}}, places: {{cucuta: '{SPOKE}'}}}}\n---\n"
         'Torres spoke.[@ap "We\'re going to change history"]\n'
     ),
     "content/places/cucuta.md": "---\nname: Cúcuta\nsummary: A border city.\n---\nA city.[@ap \"across the bridge\"]\n",
@@ -108,8 +111,21 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture
+def package_theme(tmp_path: Path, monkeypatch) -> Path:
+    """Point dossier at a copy of the theme its package ships, for a test to edit; return the copy."""
+    from dossier import theme
+
+    copy = tmp_path / "installed/dossier/templates"
+    shutil.copytree(theme.PACKAGE_TEMPLATES, copy)
+    monkeypatch.setattr(theme, "PACKAGE_TEMPLATES", copy)
+    monkeypatch.setattr(theme, "THEME_ROOT", copy.parent.parent)
+    return copy
+
+
 def copy_project(destination: Path) -> Path:
-    """Copy the real project's content, seeds and templates to a scratch folder."""
+    """Copy the real project's content and seeds (and its templates/, if it has any) to a scratch folder."""
     for name in ("content", "seeds", "templates"):
-        shutil.copytree(PROJECT / name, destination / name)
+        if (PROJECT / name).is_dir():
+            shutil.copytree(PROJECT / name, destination / name)
     return destination

@@ -20,7 +20,7 @@ URL_ATTRIBUTES = {
 SCRIPT_SCHEMES = ("javascript:", "data:", "vbscript:", "livescript:")
 # The site's own inline scripts, exactly as its templates write them (the 404 page finds the site's root).
 OWN_SCRIPTS = {
-    text for template in (Path(__file__).parent.parent / "templates").glob("*.html")
+    text for template in (Path(__file__).parent.parent / "dossier/templates").glob("*.html")
     for text in re.findall(r"<script>(.*?)</script>", template.read_text(encoding="utf-8"), re.S)
 }
 BAD_STYLE = re.compile(r"url\s*\(|expression|javascript|behavior|binding|@import|\\|/\*", re.I)

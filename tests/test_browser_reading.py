@@ -3,6 +3,8 @@ beside each passage; provenance notes are a tap, hover or disclosure away from t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from test_browser import served  # noqa: F401 (fixture)
@@ -56,7 +58,7 @@ SHOWN_PROVENANCE = """() => {  // the text of the main column a reader sees, not
 
 
 @pytest.mark.parametrize("address, crowding", [
-    ("timeline/", "(inferred)"), ("people/", "(year inferred)"), ("people/angel/", "(year inferred)"),
+    ("timeline/", "(inferred)"), ("people/", "(year inferred)"), ("people/angel/", "(year inferred)"), ("people/jorge-torres/", "(date inferred)"),
     ("events/angel-crosses/", "The Washington Post gives 'Feb. 28' without a year"), ("sources/ap-desertion-translation/", "This is the date of the translated version"),
 ])
 def test_provenance_notes_are_a_tap_away_and_stay_in_the_text(page, served, address, crowding):
@@ -128,3 +130,51 @@ def test_a_person_page_lists_the_same_words_once(page, served):
     page.goto(served + "people/jorge-torres/")
     quoted = page.eval_on_selector_all("main .body .shown-quote > q, main .own-words blockquote", "qs => qs.map(q => q.innerText.trim())")
     assert quoted and len(quoted) == len(set(quoted))
+
+
+SUPPORT_GEOMETRY = """() => {  // each count of sources, and the words of its paragraph that it covers
+    const boxes = [];
+    for (const marker of document.querySelectorAll('main .support')) {
+        const mine = marker.getBoundingClientRect();
+        const walker = document.createTreeWalker(marker.closest('p, li'), NodeFilter.SHOW_TEXT);
+        const covered = [];
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+            if (!t.textContent.trim() || t.parentElement.closest('.support, .preview')) continue;
+            const range = document.createRange();
+            range.selectNodeContents(t);
+            for (const r of range.getClientRects())
+                if (r.left < mine.right - 1 && mine.left < r.right - 1 && r.top < mine.bottom - 1 && mine.top < r.bottom - 1) covered.push(t.textContent.slice(0, 30));
+        }
+        boxes.push({right: mine.right, width: mine.width, covered: covered});
+    }
+    return {boxes: boxes, wide: document.documentElement.scrollWidth};
+}"""
+
+
+def test_a_sentence_s_count_of_sources_is_read_in_words_and_covers_no_text_at_390_px(page, served):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(served + "people/jorge-torres/")
+    shown = page.evaluate(SUPPORT_GEOMETRY)
+    assert len(shown["boxes"]) >= 20 and shown["wide"] <= 390
+    assert [box for box in shown["boxes"] if box["covered"] or box["right"] > 390] == []
+    # To the eye a short count; to a screen reader, after the sentence's last marker, the same in words.
+    first = page.locator("main .support").first
+    short, words = first.locator("[aria-hidden=true]").inner_text(), first.locator(".visually-hidden").inner_text().strip()
+    assert re.fullmatch(r"\d sources?|derivative only", short) and first.bounding_box()["width"] < 80
+    assert re.fullmatch(r"\((one independent source supports|\d independent sources support) this sentence\)", words)
+    snapshot = page.locator("main p:has(.support)").first.aria_snapshot()
+    assert 'link "[' in snapshot and words in snapshot and short not in snapshot
+    assert page.locator("main .support").filter(has_text="derivative only").count() >= 1
+    # Tab goes from a citation marker to the next marker or link: the count is text, never a stop of its own.
+    page.locator("sup.citation >> nth=2 >> a").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('.support')") is None
+
+
+def test_the_claims_pages_link_each_claim_to_its_sentence(page, served):
+    page.goto(served + "claims/")
+    page.get_by_role("link", name="2 independent sources").click()
+    link = page.locator("ol.claims a").first
+    target = link.get_attribute("href").split("#")[1]
+    link.click()
+    assert page.evaluate("location.hash") == "#" + target and page.locator("#" + target).count() == 1

@@ -259,7 +259,7 @@ ERROR_CASES = {
     ),
     "link to an unknown collection": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[persons/jorge-torres]].\n"},
-        ["content/places/cucuta.md:5: error: unknown link '[[persons/jorge-torres]]': 'persons' is not one of people, events, places, groups, sources, pages"],
+        ["content/places/cucuta.md:5: error: unknown link '[[persons/jorge-torres]]': 'persons' is not one of people, events, places, groups, conflicts, sources, pages"],
     ),
     "citation with an empty quote": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"\"]\n"},

@@ -82,6 +82,7 @@ BAD = {  # file, content, the field both must name
     "age without its source": ("content/people/jorge-torres.md", "---\nname: J\nsummary: S.\nage: {years: 27, as_of: 2019, quote: q}\n---\n", "source"),
     "figure with a field too many": ("content/events/aid-convoy.md", "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - {label: L, value: '1', source: ap, quote: q, unit: x}\n---\n", "unit"),
     "not an address": ("content/sources/ap.yaml", "title: AP\noutlet: AP\nlanguage: en\nseed: ap.txt\nurl: ftp://example.org/\n", "url"),
+    "evidence not a mapping": ("content/people/jorge-torres.md", "---\nname: J\nsummary: S.\nstatus: Fled\nevidence: '[@ap \"Torres said\"]'\n---\n", "evidence"),
     "draft as a word": ("content/people/jorge-torres.md", "---\ndraft: maybe\nname: J\nsummary: S.\n---\n", "draft"),
 }
 

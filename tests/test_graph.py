@@ -96,7 +96,7 @@ def test_the_site_settings_render_everything(make_site):
 def test_a_template_edit_renders_every_page_and_a_stylesheet_edit_only_the_assets(make_site):
     root = make_site()
     (root / "templates").mkdir()
-    (root / "templates/404.html").write_text((Path(__file__).parent.parent / "templates/404.html").read_text(encoding="utf-8"), encoding="utf-8")
+    (root / "templates/404.html").write_text((Path(__file__).parent.parent / "dossier/templates/404.html").read_text(encoding="utf-8"), encoding="utf-8")
     session = Session(root)
     session.load()
     pages = session.render().rendered

@@ -107,7 +107,7 @@ def test_new_writes_a_project_type_from_its_declaration(make_site, capsys):
                            'name: "Fourth Brigade"  # the unit\'s name (required)\nsummary: ""  # required\n'
                            "based_in:\nmembers: []\nevents: []\nformed:\n---\n")
     assert main(["new", "regiment", "X", "--source", str(root)]) == 2
-    assert "'new' makes one of event, group, person, place, source, unit, not 'regiment'" in capsys.readouterr().err
+    assert "'new' makes one of conflict, event, group, person, place, source, unit, not 'regiment'" in capsys.readouterr().err
 
 
 def test_mistakes_in_a_type_declaration_are_reported_at_their_line(make_site):

@@ -197,7 +197,7 @@ def test_a_content_error_shows_on_every_page_until_it_is_fixed(make_site):
         server.wait_for(r"error: unknown link")
         for path in ["/", "/people/jorge-torres/", "/no/such/page/", "/about"]:
             status, body = server.get(path)
-            assert status == 500 and b"content/people/jorge-torres.md:7: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
+            assert status == 500 and b"content/people/jorge-torres.md:8: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
         assert server.get("/static/style.css")[0] == 200
         edit(root, PERSON, "See [[aid-convoi]].", "See [[aid-convoy]].")
         server.wait_for(r"rendered")
@@ -252,7 +252,7 @@ def test_serve_starts_from_an_up_to_date_build_and_never_writes_site_or_content(
         assert re.search(r"built the preview: rendered 0 pages, \d+ files", "\n".join(server.seen)), server.seen
         assert server.get("/pagefind/pagefind.js")[0] == 200  # the search index came along too
         edit(root, PERSON, "Torres drove a truck.", "Torres drove a green truck.")
-        server.wait_for(r"rendered 1 page")
+        server.wait_for(r"rendered 2 pages")  # the person's page and the claims page listing the sentence
         assert b"a green truck" in server.get("/people/jorge-torres/")[1]
         content = snapshot(root / "content")
     assert snapshot(root / "site") == site
@@ -338,6 +338,58 @@ def test_each_watcher_reports_a_save_a_new_folder_and_a_deletion(make_site, kind
         watching.stop()
 
     in_a_loop_of_its_own(edits)
+
+
+@pytest.mark.parametrize("kind", [InotifyWatcher, PollingWatcher])
+def test_a_templates_folder_made_while_watching_is_watched(make_site, kind):
+    root = make_site()
+    assert not (root / "templates").exists()  # a project that uses the package's theme as it is
+    heard: list[set[str]] = []
+    first: set[str] = set()
+
+    async def edits() -> None:
+        watching = kind(root, ["content", "templates", "seeds"], heard.append)
+        watching.start()
+        await asyncio.sleep(0.4)
+        (root / "templates/static").mkdir(parents=True)
+        (root / "templates/static/style.css").write_text("body { margin: 0 }\n", encoding="utf-8")
+        deadline = time.monotonic() + 5
+        while "templates/static/style.css" not in set().union(*heard) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        first.update(*heard)
+        heard.clear()
+        (root / "templates/404.html").write_text("{% extends 'dossier/404.html' %}", encoding="utf-8")  # and what follows in it
+        deadline = time.monotonic() + 5
+        while "templates/404.html" not in set().union(*heard) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        watching.stop()
+
+    in_a_loop_of_its_own(edits)
+    assert "templates/static/style.css" in first, first
+    assert "templates/404.html" in set().union(*heard), heard
+
+
+def test_the_preview_watches_the_project_and_the_packages_theme(make_site, package_theme):
+    from dossier.serve import watchers
+
+    root = make_site({"templates/404.html": "{% extends 'base.html' %}"})
+    heard: list[set[str]] = []
+
+    async def edits() -> None:
+        watching = watchers(root, heard.append)
+        for each in watching:
+            each.start()
+        await asyncio.sleep(0.4)  # a polling watcher's first look
+        (package_theme / "static/site.js").write_text("// edited\n", encoding="utf-8")
+        (root / "templates/404.html").write_text("{% extends 'dossier/404.html' %}", encoding="utf-8")
+        deadline = time.monotonic() + 5
+        while not {"dossier/templates/static/site.js", "templates/404.html"} <= set().union(*heard) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        for each in watching:
+            each.stop()
+
+    in_a_loop_of_its_own(edits)
+    assert {"dossier/templates/static/site.js", "templates/404.html"} <= set().union(*heard), heard
 
 
 def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urljoin
 
 import pytest
 
@@ -120,3 +121,64 @@ def test_a_span_is_placed_at_its_first_month_and_unknown_months_come_last(make_s
         nav = re.search(r'<nav class="year-nav".*?</nav>', html, re.S).group(0)
         links = re.findall(r'href="#(month-2019-[0-9a-z]+)"', nav)
         assert links == [h[0] for h in shown], page  # every group with a heading, in order
+
+
+def test_a_large_timeline_is_split_by_year_then_month_and_every_event_is_reachable_without_javascript(make_site, monkeypatch):
+    monkeypatch.setattr("dossier.timeline.PAGE_EVENTS", 3)
+    root = make_site({**EVENTS, **SPANS, "content/events/old.md": "---\ntitle: Old\ndate: 2013-05-02\ntags: [aid]\nsummary: S.\n---\n"})
+    build(root, root / "site")
+    site = root / "site"
+    overview = (site / "timeline/index.html").read_text(encoding="utf-8")
+    assert "data-all-events" not in overview and '<li id="' not in overview and 'class="axis' not in overview
+    assert re.findall(r'<li><a href="../timeline/([0-9]+/)">([0-9]+)</a> <span class="count">([0-9]+) events?</span>', overview) == [
+        ("2013/", "2013", "1"), ("2019/", "2019", "10")]
+    assert '<a href="../timeline/people/">People</a>' in overview  # the filters, a page per facet
+    # From the overview, the links to years and months reach every event once, without JavaScript.
+    found, queue, seen = [], ["timeline/"], {"timeline/"}
+    while queue:
+        url = queue.pop(0)
+        html = (site / url / "index.html").read_text(encoding="utf-8")
+        found += re.findall(r'<li id="([a-z-]+)" data-people', html)
+        for link in re.findall(r'<a href="([./]*timeline/[0-9][0-9a-z/-]*/)"', html):
+            target = urljoin("/" + url, link).lstrip("/")
+            if target not in seen:
+                seen.add(target)
+                queue.append(target)
+    assert sorted(found) == sorted(load(root)[0].timeline)
+    march = (site / "timeline/2019/03/index.html").read_text(encoding="utf-8")
+    assert "<h1 id=\"timeline-title\">Timeline: March 2019</h1>" in march and "Showing 2 of the 11 events: March 2019." in march
+    assert re.findall(r'<li id="([a-z-]+)" data-people', march) == ["march", "month"]
+    assert '<a href="../../../timeline/2019/02/" rel="prev">← February 2019</a>' in march and '<a href="../../../timeline/2019/04/" rel="next">April 2019 →</a>' in march
+    assert '<a href="#march" aria-label=' in march  # its axis draws its own events
+    # An event's page and its entry on a filter's pages link to the page of the timeline that lists it.
+    assert '<a href="../../timeline/2019/03/#march">on the timeline</a>' in (site / "events/march/index.html").read_text(encoding="utf-8")
+    tag = (site / "timeline/tags/aid/2019/03/index.html").read_text(encoding="utf-8")  # a filter's page of its own is split too
+    assert '<a class="permalink" href="../../../../../timeline/2019/03/#march">' in tag
+    assert (site / "timeline/2013/index.html").is_file() and not (site / "timeline/2013/05").exists()  # a small year is one page
+    assert "jorge-torres/" in (site / "timeline/people/index.html").read_text(encoding="utf-8")
+
+
+def test_a_timeline_of_a_documentarys_size_stays_one_page(timeline_site):
+    assert not (timeline_site / "site/timeline/2019").exists()
+
+
+def test_no_page_of_a_large_generated_site_is_over_1_mb(tmp_path):
+    """At 1,000 entities (the benchmark's project) a single timeline page would hold 1.2 MB (12 MB at
+    10,000); split, a timeline page lists at most PAGE_EVENTS events however large the site."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from dossier.session import Session
+
+    generate = Path(__file__).resolve().parent.parent / "benchmarks/generate.py"
+    subprocess.run([sys.executable, str(generate), "1000", str(tmp_path / "large")], check=True, capture_output=True)
+    session = Session(tmp_path / "large")
+    session.load()
+    paths, _ = session.plan()
+    # The pages that grow with the site: the timeline's and the lists (a record's page holds its own content).
+    sizes = {path: len(session.pages[path]()) for path in paths if path.startswith("timeline/") or path.count("/") < 2}
+    assert max(sizes.values()) < 1_000_000, max(sizes, key=sizes.get)
+    assert sizes["timeline/index.html"] < 100_000  # the overview: years, months, counts
+    lists = {path: size for path, size in sizes.items() if not path.startswith("timeline/")}
+    assert max(lists.values()) < 100_000, max(lists, key=lists.get)  # they grow with the site: ten times as many records, ten times the size

@@ -1,0 +1,135 @@
+"""Claims: the sentences of a body with their citations, how many independent sources support each
+(a derivative counting as its original), the count after each cited sentence, and the claims pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dossier import claims
+from dossier.claims import independent, mark_claims, rests_on, sentences, support_level
+from dossier.pipeline import build
+
+NPR_SEED = "Torres drove a truck across the bridge, witnesses said.\n"
+FILES = {
+    "seeds/ap-copy.txt": "Sgt. Jorge Torres drove an armoured truck across the bridge.\n",
+    "content/sources/ap-copy.yaml": "title: AP translation\noutlet: A republisher\nlanguage: es\nseed: ap-copy.txt\nderived_from: ap\n",
+    "seeds/npr.txt": NPR_SEED,
+    "content/sources/npr.yaml": "title: NPR story\noutlet: NPR\nlanguage: en\nseed: npr.txt\n",
+    "content/people/jorge-torres.md": (
+        "---\nname: Jorge Torres\naliases: [Jorge Torres]\nsummary: A sergeant.\n---\n"
+        'He drove a truck.[@ap "drove an armoured truck"][@ap-copy "drove an armoured truck"] '
+        'He crossed.[@ap-copy "across the bridge"] See [[aid-convoy]].\n\n'
+        'Two outlets report it.[@ap "across the bridge"][@npr "drove a truck across the bridge"]\n'
+    ),
+}
+TORRES = "people/jorge-torres/index.html"
+
+
+def test_a_citation_belongs_to_the_sentence_it_follows_and_a_quote_never_ends_one():
+    body = ('Sgt. Torres said "go."[@ap "It ended. Then"] He left,[@ap "left"] then ran.\n'
+            "\n## A heading\n\n- A list item.[@npr \"item\"]\n")
+    found = sentences(body, 10)
+    assert [(s.line, s.text, [c.quote for c in s.citations]) for s in found] == [
+        (10, 'Sgt. Torres said "go."', ["It ended. Then"]),
+        (10, "He left, then ran.", ["left"]),
+        (14, "A list item.", ["item"]),
+    ]
+    marked, cited = mark_claims(body)
+    assert cited == [("ap",), ("ap",), ("npr",)]
+    assert marked.startswith("\ue0011\ue002Sgt. Torres") and '"It ended. Then"]\ue0031\ue004\ue0012\ue002 He left' in marked
+    assert "- \ue0013\ue002A list item." in marked  # after the list item's bullet, which stays a bullet
+
+
+def test_a_translation_counts_as_its_original_never_twice():
+    derived = {"ap": None, "ap-copy": "ap", "copy-of-copy": "ap-copy", "npr": None}
+    assert independent(["ap", "ap-copy"], derived) == ["ap"]
+    assert support_level(["ap", "ap-copy"], derived) == "1"
+    assert support_level(["ap-copy", "npr"], derived) == "2"
+    assert rests_on(["ap-copy", "copy-of-copy"], derived) == ["ap-copy", "copy-of-copy"]
+    assert support_level(["copy-of-copy"], derived) == claims.DERIVATIVE
+    assert rests_on(["ap", "ap-copy"], derived) == []
+
+
+def marker(short: str, words: str) -> str:
+    return (f'<span class="support" data-pagefind-ignore=""><span aria-hidden="true">{short}</span>'
+            f'<span class="visually-hidden"> ({words})</span></span>')
+
+
+def test_each_cited_sentence_shows_its_count_of_independent_sources(make_site, tmp_path):
+    root = make_site(FILES)
+    build(root, tmp_path / "site")
+    page = (tmp_path / "site" / TORRES).read_text(encoding="utf-8")
+    one = marker("1 source", "one independent source supports this sentence")
+    only = marker("derivative only", "only a derivative source, a translation or copy, supports this sentence")
+    two = marker("2 sources", "2 independent sources support this sentence")
+    assert re.search(r'<p><span class="claim" id="claim-1"></span>He drove a truck\.<sup class="citation".*?</sup><sup .*?</sup>' + re.escape(one)
+                     + r'<span class="claim" id="claim-2"></span> He crossed\.<sup .*?</sup>' + re.escape(only) + " See", page)
+    assert re.search(r'<span class="claim" id="claim-3"></span>Two outlets report it\.<sup .*?</sup><sup .*?</sup>' + re.escape(two) + "</p>", page)
+    assert page.count('class="support"') == 3  # the sentence without a citation has none
+
+
+def test_a_warm_build_follows_a_change_of_what_a_source_derives_from(make_site, tmp_path):
+    root = make_site(FILES)
+    build(root, tmp_path / "site")
+    assert "derivative only" in (tmp_path / "site" / TORRES).read_text(encoding="utf-8")
+    source = root / "content/sources/ap-copy.yaml"
+    source.write_text(source.read_text(encoding="utf-8").replace("derived_from: ap\n", ""), encoding="utf-8")
+    build(root, tmp_path / "site")  # the person's body comes from the cache only if its sources derive as before
+    page = (tmp_path / "site" / TORRES).read_text(encoding="utf-8")
+    assert "derivative only" not in page and page.count(">2 sources<") == 2  # the story and the (now) independent copy
+    build(root, tmp_path / "cold", use_cache=False)
+    assert (tmp_path / "cold" / TORRES).read_text(encoding="utf-8") == page
+
+
+def claim_links(page: str) -> list[str]:
+    return re.findall(r'<li>(.*?) <a href="[^"]*#(claim-\d+)">', page)
+
+
+def test_the_claims_pages_group_claims_by_support_and_page_them(make_site, tmp_path, monkeypatch):
+    monkeypatch.setattr(claims, "PER_PAGE", 2)
+    root = make_site(FILES)
+    build(root, tmp_path / "site")
+    site = tmp_path / "site"
+    index = (site / "claims/index.html").read_text(encoding="utf-8")
+    levels = re.findall(r'<li><a href="([^"]+)">([^<]+)</a> \((\d+) claims?\)</li>', index)
+    assert levels == [("../claims/2-sources/", "2 independent sources", "1"), ("../claims/1-source/", "1 independent source", "3"),
+                      ("../claims/derivative-only/", "Resting only on a derivative source", "1")]
+    first = (site / "claims/1-source/index.html").read_text(encoding="utf-8")
+    second = (site / "claims/1-source/2/index.html").read_text(encoding="utf-8")
+    assert not (site / "claims/1-source/3").exists()
+    here, there = "../../claims/1-source/", "../../claims/1-source/2/"
+    assert f'Page 1 of 2:\n <a href="{here}" aria-current="page">1</a> <a href="{there}">2</a>' in first
+    assert f'<a href="{there}" rel="next">Next</a>' in first and f'<a href="../{here}" rel="prev">Previous</a>' in second and '<ol class="claims" start="3">' in second
+    assert claim_links(first) + claim_links(second) == [
+        ("He drove a truck.", "claim-1"), ("Torres spoke.", "claim-1"), ("A city.", "claim-1")]
+    assert '<a href="../../people/jorge-torres/#claim-1">Jorge Torres</a>' in first  # to the sentence on its page
+    only = (site / "claims/derivative-only/index.html").read_text(encoding="utf-8")
+    assert claim_links(only) == [("He crossed.", "claim-2")]
+    assert 'href="../claims/"' in (site / "sources/index.html").read_text(encoding="utf-8")  # linked from the sources index
+
+
+def test_no_claims_page_comes_near_a_megabyte(make_site, tmp_path):
+    sentence = "A long sentence that a page cites, with words enough to weigh what a real one weighs on the page."
+    body = " ".join(f'{sentence}[@ap "across the bridge"]' for _ in range(1200))
+    root = make_site({"content/places/cucuta.md": f"---\nname: Cúcuta\nsummary: A border city.\n---\n{body}\n"})
+    build(root, tmp_path / "site")
+    pages = sorted((tmp_path / "site/claims/1-source").rglob("index.html"))
+    assert len(pages) == 3 and max(p.stat().st_size for p in pages) < 300_000
+
+
+def test_the_preview_renders_a_claims_page_again_when_what_it_shows_changes(make_site, monkeypatch):
+    from test_session import Mirror
+
+    monkeypatch.setattr(claims, "PER_PAGE", 2)
+    mirror = Mirror(make_site(FILES))  # each edit below is compared with a build from scratch
+    person, copy = "content/people/jorge-torres.md", "content/sources/ap-copy.yaml"
+    mirror.edit(person, "He drove a truck.", "He drove a truck, [[cucuta]].", "a link without a label in a claim")
+    assert mirror.edit("content/places/cucuta.md", "name: Cúcuta", "name: San José de Cúcuta", "the linked record's name") >= 2
+    assert "San José de Cúcuta" in mirror.files["claims/1-source/index.html"].decode()
+    mirror.edit(copy, "derived_from: ap\n", "", "a derivative becomes independent")
+    mirror.edit(person, "Two outlets report it.", "One more.[@npr \"witnesses said\"] Two outlets report it.", "a claim more: a page more")
+    assert "claims/1-source/2/index.html" in mirror.files
+    mirror.edit(person, "One more.\\[@npr \"witnesses said\"\\] ", "", "and less")
