@@ -138,6 +138,7 @@ class PageContext:
         passage.text = inner_quotes(quote)
         passage.tail = f" — {reference.source.outlet}"
         self.reads[("outlet", source_id)] = reference.source.outlet
+        self.reads[("language", source_id)] = reference.source.language  # the quote is marked with it where the page's differs
         return sup
 
     def claim(self, number: int) -> etree.Element:
