@@ -9,7 +9,7 @@ BUILD_FLAGS ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install lock build check serve test bench clean
+.PHONY: install lock build check serve test bench clean messages-extract messages-update messages-compile
 
 # Installs the exact versions requirements.lock pins, then dossier itself (its dependencies are in the lock).
 # setuptools tells of every editable install of a package that sits beside other files, in a banner
@@ -22,6 +22,21 @@ $(STAMP): pyproject.toml requirements.lock
 	touch $(STAMP)
 
 install: $(STAMP)
+	$(MAKE) --no-print-directory messages-compile
+
+# The interface's translations (dossier/locale/<lang>/LC_MESSAGES/dossier.po): gather the strings of the
+# templates, scripts and dossier/i18n.py (babel.cfg) into dossier.pot, bring each language's .po up to
+# date with it (then translate what is new), and compile the .mo files gettext reads. The .mo files
+# are not committed: install compiles them, and so does a build that finds one missing or stale.
+LOCALE_DIR := dossier/locale
+messages-extract: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ --project dossier --no-wrap --sort-by-file -o $(LOCALE_DIR)/dossier.pot .
+
+messages-update: messages-extract
+	$(VENV)/bin/pybabel update -i $(LOCALE_DIR)/dossier.pot -d $(LOCALE_DIR) -D dossier --no-wrap --no-fuzzy-matching --ignore-obsolete
+
+messages-compile: $(STAMP)
+	$(VENV)/bin/pybabel compile -d $(LOCALE_DIR) -D dossier
 
 # Pin every dependency (and the test extras) again at the newest versions pyproject.toml allows,
 # for every platform; run after changing a dependency, or to upgrade, and commit requirements.lock.

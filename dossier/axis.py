@@ -12,12 +12,11 @@ from typing import Callable
 from markupsafe import Markup, escape
 
 from .dates import Day
+from .i18n import AXIS_NAME, display_date, month_abbreviation, month_letter, translations
 from .link import Site
 from .schema import Event
 from .timeline import Filter, event_of, facet_values
 
-MONTH_LETTERS = "JFMAMJJASOND"
-MONTH_ABBREVIATIONS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 # Geometry in SVG user units. The wide axis scales to the column's width; the tall one is drawn at
 # its size (one unit a pixel), so that its labels keep their size on a phone.
@@ -116,10 +115,10 @@ def place(events: list[Event], length: float, min_year: float, radius: float) ->
     return list(layout.values()), spans, [lane_of[i] for i in range(len(events))]
 
 
-def mark(site: Site, event: Event, shape: str, *, linked: bool = True) -> str:
+def mark(site: Site, event: Event, shape: str, *, linked: bool = True, lang: str = "en") -> str:
     """Return one event's mark: its shape, titled with its date and title, as a link to its entry
     with its filters' data attributes; or (not linked) the shape alone, as the home page draws it."""
-    name = f"{escape(event.date.display())}: {escape(event.title)}"
+    name = f"{escape(display_date(event.date, lang))}: {escape(event.title)}"
     classes = " ".join(["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else []))
     if not linked:
         return f'<g class="{classes}"><title>{name}</title>{shape}</g>'
@@ -131,15 +130,15 @@ def events_of(site: Site, active: Filter | None, listed: list[str] | None = None
     return [event_of(site, eid) for eid in (listed if listed is not None else active.events if active else site.timeline)]
 
 
-def axis_figure(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None) -> Markup:
+def axis_figure(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None, lang: str = "en") -> Markup:
     """Return the timeline's axis across and down (of the events listed, on one page of a large
-    timeline), with the blur they share; the stylesheet shows one."""
+    timeline), with the blur they share; the stylesheet shows one (in a language)."""
     if not events_of(site, active, listed):
         return Markup("")
-    return Markup("\n").join([DEFS, axis_svg(site, active, rel, listed), tall_svg(site, active, listed)])
+    return Markup("\n").join([DEFS, axis_svg(site, active, rel, listed, lang), tall_svg(site, active, listed, lang)])
 
 
-def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None) -> Markup:
+def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None, lang: str = "en") -> Markup:
     """Draw the timeline's events (or one filter's) across a time axis that scales to the column."""
     events = events_of(site, active, listed)
     if not events:
@@ -149,8 +148,8 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], liste
     height = TOP + depth * LANE + AXIS_HEIGHT
     baseline = TOP + depth * LANE + 4
     parts = [f'<svg class="axis axis-wide" viewBox="0 0 {WIDTH:g} {height:g}" width="{WIDTH:g}" height="{height:g}" '
-             'role="group" aria-label="Time axis: each mark links to its event">']
-    parts += axis_scale(layout, baseline)
+             f'role="group" aria-label="{escape(translations(lang).gettext(AXIS_NAME))}">']
+    parts += axis_scale(layout, baseline, lang)
     for index, event in enumerate(events):
         x0, x1 = spans[index]
         y = TOP + (depth - 1 - lane_of[index]) * LANE + LANE / 2
@@ -158,12 +157,12 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], liste
             shape = f'<circle cx="{(x0 + x1) / 2:.1f}" cy="{y:.1f}" r="{POINT_R:g}"/>'
         else:
             shape = f'<rect x="{x0:.1f}" y="{y - 3.5:.1f}" width="{x1 - x0:.1f}" height="7" rx="3.5"/>'
-        parts.append(mark(site, event, shape))
+        parts.append(mark(site, event, shape, lang=lang))
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
 
-def axis_scale(layout: list[Segment], baseline: float) -> list[str]:
+def axis_scale(layout: list[Segment], baseline: float, lang: str = "en") -> list[str]:
     """Draw the wide axis's line, year labels, month ticks and breaks between distant years."""
     parts = []
     for index, segment in enumerate(layout):
@@ -174,7 +173,7 @@ def axis_scale(layout: list[Segment], baseline: float) -> list[str]:
             for month in range(1, 13):
                 x = segment.at(Day(segment.year, month, 1))
                 parts.append(f'<line class="tick" x1="{x:.1f}" y1="{baseline - 3:.1f}" x2="{x:.1f}" y2="{baseline + 3:.1f}"/>')
-                label = MONTH_ABBREVIATIONS[month - 1] if month_width >= 28 else MONTH_LETTERS[month - 1]
+                label = month_abbreviation(month, lang) if month_width >= 28 else month_letter(month, lang)
                 parts.append(f'<text class="month" data-month="{segment.year}-{month:02d}" x="{x + month_width / 2:.1f}" y="{baseline + 13:.1f}">{label}</text>')
         year_y = baseline + (27 if month_width >= 9 else 14)
         parts.append(f'<text class="year" x="{segment.x + segment.width / 2:.1f}" y="{year_y:.1f}">{segment.year}</text>')
@@ -184,14 +183,14 @@ def axis_scale(layout: list[Segment], baseline: float) -> list[str]:
     return parts
 
 
-def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None) -> Markup:
+def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None, lang: str = "en") -> Markup:
     """Draw the same events down a time axis for a phone: years and months labelled on the left at
     full size, marks stacked to the right of the line, each big enough to tap."""
     events = events_of(site, active, listed)
     layout, spans, lane_of = place(events, TALL_LENGTH, TALL_MIN_YEAR, TALL_R)
     width = max(TALL_WIDTH, RULE_X + 8 + (max(lane_of) + 1) * TALL_LANE + 4)
     parts = [f'<svg class="axis axis-tall" viewBox="0 0 {width:g} {TALL_LENGTH:g}" width="{width:g}" height="{TALL_LENGTH:g}" '
-             'role="group" aria-label="Time axis: each mark links to its event">']
+             f'role="group" aria-label="{escape(translations(lang).gettext(AXIS_NAME))}">']
     for index, segment in enumerate(layout):
         end = segment.x + segment.width
         parts.append(f'<line class="rule" x1="{RULE_X:g}" y1="{segment.x:.1f}" x2="{RULE_X:g}" y2="{end:.1f}"/>')
@@ -200,7 +199,7 @@ def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None)
         for month in range(1, 13) if month_length >= 15 else ():
             y = segment.at(Day(segment.year, month, 1))
             parts.append(f'<line class="tick" x1="{RULE_X - 4:g}" y1="{y:.1f}" x2="{RULE_X + 4:g}" y2="{y:.1f}"/>')
-            parts.append(f'<text class="month" data-month="{segment.year}-{month:02d}" x="{RULE_X - 8:g}" y="{y + month_length / 2 + 4.5:.1f}">{MONTH_ABBREVIATIONS[month - 1]}</text>')
+            parts.append(f'<text class="month" data-month="{segment.year}-{month:02d}" x="{RULE_X - 8:g}" y="{y + month_length / 2 + 4.5:.1f}">{month_abbreviation(month, lang)}</text>')
         if index + 1 < len(layout) and layout[index + 1].year - segment.year > 1:
             middle = (end + layout[index + 1].x) / 2
             parts.append(f'<path class="break" d="M{RULE_X - 5:g} {middle - 1:.1f} l10 -4 M{RULE_X - 5:g} {middle + 3:.1f} l10 -4"/>')
@@ -211,12 +210,12 @@ def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None)
             shape = f'<circle cx="{x:.1f}" cy="{(y0 + y1) / 2:.1f}" r="{TALL_R:g}"/>'
         else:
             shape = f'<rect x="{x - 4:.1f}" y="{y0:.1f}" width="8" height="{y1 - y0:.1f}" rx="4"/>'
-        parts.append(mark(site, event, shape))
+        parts.append(mark(site, event, shape, lang=lang))
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
 
-def glance_svg(site: Site) -> Markup:
+def glance_svg(site: Site, lang: str = "en") -> Markup:
     """Draw the whole timeline small, for the home page: marks and years only, at one unit a pixel,
     hidden from assistive technology (the link around it says what it is)."""
     events = events_of(site, None)
@@ -235,6 +234,6 @@ def glance_svg(site: Site) -> Markup:
         y = 4 + (depth - 1 - lane_of[index]) * 7 + 3.5
         shape = (f'<circle cx="{(x0 + x1) / 2:.1f}" cy="{y:.1f}" r="3"/>' if mark_shape(event) == "point"
                  else f'<rect x="{x0:.1f}" y="{y - 2.5:.1f}" width="{x1 - x0:.1f}" height="5" rx="2.5"/>')
-        parts.append(mark(site, event, shape, linked=False))
+        parts.append(mark(site, event, shape, linked=False, lang=lang))
     parts.append("</svg>")
     return Markup("\n".join(parts))

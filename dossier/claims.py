@@ -64,13 +64,16 @@ def support_level(sources: list[str] | tuple[str, ...], derived_from: Mapping[st
     return DERIVATIVE if rests_on(sources, derived_from) else str(len(independent(sources, derived_from)))
 
 
-def support_words(level: str) -> tuple[str, str]:
-    """Return how a claim's support level reads after it: short, and in words."""
+def support_words(level: str, lang: str = "en") -> tuple[str, str]:
+    """Return how a claim's support level reads after it, in a page's language: short, and in words."""
+    from .i18n import translations
+
+    words = translations(lang)
     if level == DERIVATIVE:
-        return "derivative only", "only a derivative source, a translation or copy, supports this sentence"
-    if level == "1":
-        return "1 source", "one independent source supports this sentence"
-    return f"{level} sources", f"{level} independent sources support this sentence"
+        return words.gettext("derivative only"), words.gettext("only a derivative source, a translation or copy, supports this sentence")
+    count = int(level)
+    return (words.ngettext("%(num)d source", "%(num)d sources", count) % {"num": count},
+            words.ngettext("one independent source supports this sentence", "%(num)d independent sources support this sentence", count) % {"num": count})
 
 
 def mark_claims(body: str) -> tuple[str, list[tuple[str, ...]]]:
@@ -168,11 +171,15 @@ def level_slug(level: str) -> str:
     return "derivative-only" if level == DERIVATIVE else f"{level}-source{'s' * (level != '1')}"
 
 
-def level_title(level: str) -> str:
-    """Return a support level's heading."""
+def level_title(level: str, lang: str = "en") -> str:
+    """Return a support level's heading, in a page's language."""
+    from .i18n import translations
+
+    words = translations(lang)
     if level == DERIVATIVE:
-        return "Resting only on a derivative source"
-    return f"{level} independent source{'s' * (level != '1')}"
+        return words.gettext("Resting only on a derivative source")
+    count = int(level)
+    return words.ngettext("%(num)d independent source", "%(num)d independent sources", count) % {"num": count}
 
 
 def page_of(claims: list[Claim], number: int) -> tuple[int, list[Claim]]:

@@ -22,7 +22,7 @@ def contents_marker() -> Markup:
     return Markup(MARKER)
 
 
-def add_contents(page: str) -> str:
+def add_contents(page: str, title: str = "Contents") -> str:
     """Put a list of the main content's h2 headings where the template marked it, giving every heading
     without an id one made from its text; a page with fewer than MIN_HEADINGS gets none."""
     if MARKER not in page:
@@ -51,5 +51,5 @@ def add_contents(page: str) -> str:
     if len(entries) < MIN_HEADINGS:
         return before + main + end + after
     items = "".join(f'<li><a href="#{anchor}">{text}</a></li>' for anchor, text in entries)
-    nav = f'<nav class="contents" aria-label="Contents" data-pagefind-ignore><p class="contents-title">Contents</p><ol>{items}</ol></nav>'
+    nav = f'<nav class="contents" aria-label="{title}" data-pagefind-ignore><p class="contents-title">{title}</p><ol>{items}</ol></nav>'
     return before + nav + main + end + after

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator
 from markupsafe import Markup, escape
 
 from .dates import Point
+from .i18n import display_date, translations
 from .link import Site
 from .schema import Event, Person, Record, Source
 
@@ -42,11 +43,11 @@ def event_sources(site: Site, event: Event) -> list[str]:
     return sorted({c.source for c in site.citations.get(("events", event.id), [])})
 
 
-def records_json(lists: dict[str, Iterable[dict[str, Any]]]) -> bytes:
+def records_json(lists: dict[str, Iterable[dict[str, Any]]], language: str | None = None) -> bytes:
     """Return a JSON object of named lists of records, each record on a line of its own: readable,
     diffable line by line, and encoded one record at a time (a large site's export never exists
     as one tree of Python objects)."""
-    lines = ["{"]
+    lines = ["{"] + ([f"\"language\": {json.dumps(language)},"] if language else [])
     for number, (name, records) in enumerate(lists.items()):
         lines.append(json.dumps(name) + ": [")
         lines.extend(json.dumps(record, ensure_ascii=False) + "," for record in records)
@@ -68,8 +69,9 @@ def timelinejs_date(point: Point) -> dict[str, int]:
     return date
 
 
-def timeline_json(site: Site) -> bytes:
-    """Return data/timeline.json in the TimelineJS3 JSON format, so the timeline can be embedded."""
+def timeline_json(site: Site, lang: str | None = None, prefix: str = "") -> bytes:
+    """Return data/timeline.json in the TimelineJS3 JSON format, so the timeline can be embedded; in a
+    language of a site of several (lang, with its pages under prefix), saying which."""
     events = []
     for eid in site.timeline:
         event = event_of(site, eid)
@@ -77,13 +79,13 @@ def timeline_json(site: Site) -> bytes:
         assert start is not None
         # TimelineJS shows headline and text as HTML: what content wrote goes in escaped.
         text = str(escape(event.summary))
-        link = absolute(site, event.page_url)
+        link = absolute(site, prefix + event.page_url)
         if link:
-            text += f' <a href="{escape(link)}">Read more</a>'
+            text += f' <a href="{escape(link)}">{escape(translations(lang or "en").gettext("Read more"))}</a>'
         entry: dict[str, Any] = {
             "unique_id": event.id,
             "start_date": timelinejs_date(start),
-            "display_date": str(escape(event.date.display())),
+            "display_date": str(escape(display_date(event.date, lang or "en"))),
             "text": {"headline": str(escape(event.title)), "text": text},
         }
         if event.date.is_interval and event.date.end:
@@ -92,10 +94,12 @@ def timeline_json(site: Site) -> bytes:
             entry["group"] = event.tags[0]
         events.append(entry)
     data = {"title": {"text": {"headline": str(escape(site.config.title)), "text": str(escape(site.config.description or ""))}}, "events": events}
+    if lang:
+        data = {"language": lang, **data}
     return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
-def events_csv(site: Site) -> bytes:
+def events_csv(site: Site, lang: str | None = None, prefix: str = "") -> bytes:
     """Return data/events.csv: one row per event in date order, lists joined with '; '."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -105,10 +109,10 @@ def events_csv(site: Site) -> bytes:
         event = event_of(site, eid)
         first, last = event.date.earliest(), event.date.latest()
         writer.writerow([
-            event.id, event.title, event.date.text, event.date.display(), first.isoformat() if first else "",
+            event.id, event.title, event.date.text, display_date(event.date, lang or "en"), first.isoformat() if first else "",
             last.isoformat() if last else "", "yes" if event.date.approximate else "no", event.date_basis, event.date_note or "",
             "; ".join(event.people), "; ".join(event.places), "; ".join(event.groups), "; ".join(event.tags),
-            "; ".join(event_sources(site, event)), event.summary, absolute(site, event.page_url) or event.page_url,
+            "; ".join(event_sources(site, event)), event.summary, absolute(site, prefix + event.page_url) or event.page_url,
         ])
     return buffer.getvalue().encode("utf-8")
 
@@ -125,10 +129,10 @@ def feed_id(site: Site, url: str) -> str:
     return absolute(site, url) or uuid.uuid5(uuid.NAMESPACE_URL, f"dossier:{site.config.title}:{url}").urn
 
 
-def atom_feed(site: Site) -> bytes:
-    """Return feed.xml: an Atom feed with one entry per event, latest first."""
+def atom_feed(site: Site, lang: str | None = None, prefix: str = "") -> bytes:
+    """Return feed.xml: an Atom feed with one entry per event, latest first (in a language of a site of several: its own feed)."""
     etree.register_namespace("", ATOM)
-    feed = etree.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": site.config.language})
+    feed = etree.Element(f"{{{ATOM}}}feed", {"{http://www.w3.org/XML/1998/namespace}lang": lang or site.config.language})
 
     def add(parent: etree.Element, tag: str, text: str | None = None, **attributes: str) -> etree.Element:
         element = etree.SubElement(parent, f"{{{ATOM}}}{tag}", attributes)
@@ -139,22 +143,22 @@ def atom_feed(site: Site) -> bytes:
     add(feed, "title", site.config.title)
     if site.config.description:
         add(feed, "subtitle", site.config.description)
-    add(feed, "id", feed_id(site, ""))
+    add(feed, "id", feed_id(site, prefix))
     add(feed, "updated", max((entry_updated(e) for e in events), default="1970-01-01T00:00:00Z"))
-    add(feed, "link", href=absolute(site, "") or "./")
+    add(feed, "link", href=absolute(site, prefix) or "./")
     if site.config.base_url:
-        add(feed, "link", rel="self", href=absolute(site, "feed.xml") or "")
+        add(feed, "link", rel="self", href=absolute(site, prefix + "feed.xml") or "")
     author = add(feed, "author")
     add(author, "name", site.config.title)
     add(feed, "generator", "dossier")
     for event in events:
         entry = add(feed, "entry")
         add(entry, "title", event.title)
-        add(entry, "id", feed_id(site, event.page_url))
+        add(entry, "id", feed_id(site, prefix + event.page_url))
         add(entry, "updated", entry_updated(event))
-        add(entry, "link", href=absolute(site, event.page_url) or event.page_url)
+        add(entry, "link", href=absolute(site, prefix + event.page_url) or event.page_url)
         # As escaped HTML, so that a reader that renders summaries as HTML still shows markup-like text as text.
-        add(entry, "summary", str(escape(f"{event.date.display()}. {event.summary}")), type="html")
+        add(entry, "summary", str(escape(f"{display_date(event.date, lang or 'en')}. {event.summary}")), type="html")
         for tag in event.tags:
             add(entry, "category", term=tag)
     etree.indent(feed)
@@ -177,10 +181,14 @@ def sitemap(site: Site, paths: list[str]) -> bytes | None:
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + etree.tostring(urlset, encoding="utf-8") + b"\n"
 
 
-def exports(site: Site, paths: list[str]) -> dict[str, bytes]:
-    """Return every export file by output path; paths are the pages already rendered (for the sitemap)."""
-    files = {"data/timeline.json": timeline_json(site), "data/events.csv": events_csv(site), "feed.xml": atom_feed(site)}
-    map_ = sitemap(site, paths)
+def exports(site: Site, paths: list[str], lang: str | None = None, prefix: str = "") -> dict[str, bytes]:
+    """Return every export file by output path; paths are the pages already rendered (for the sitemap).
+    A site of several languages has its exports in each (lang), the first's at the root and every
+    other's under its prefix ('es/'), each saying its language; one sitemap lists every page."""
+    files = {"data/site.json": site_json(site, lang), "data/timeline.json": timeline_json(site, lang, prefix),
+             "data/events.csv": events_csv(site, lang, prefix), "feed.xml": atom_feed(site, lang, prefix)}
+    files = {prefix + path: data for path, data in files.items()}
+    map_ = sitemap(site, paths) if not prefix else None
     if map_ is not None:
         files["sitemap.xml"] = map_
     return files
@@ -253,7 +261,7 @@ def json_ld(site: Site, record: Record | None, url: str) -> Markup:
     return Markup(f'<script type="application/ld+json">\n{text}\n</script>')
 
 
-def site_json(site: Site) -> bytes:
+def site_json(site: Site, lang: str | None = None) -> bytes:
     """Return the public data export: each exported record type's records (events in date order),
     then every verified citation; one record a line."""
     def records(collection: str) -> Iterator[dict]:
@@ -270,4 +278,4 @@ def site_json(site: Site) -> bytes:
     exported = [c for c, t in site.model.items() if t.export is not None and not t.custom]
     exported += [c for c, t in site.model.items() if t.export is not None and t.custom]
     lists: dict[str, Iterable[dict]] = {c: records(c) for c in exported}
-    return records_json({**lists, "citations": citations()})
+    return records_json({**lists, "citations": citations()}, lang)

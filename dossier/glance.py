@@ -54,9 +54,9 @@ def key_figures(site: Site) -> list[KeyFigure]:
     return found
 
 
-def at_a_glance(site: Site, home: Record | None) -> Glance:
+def at_a_glance(site: Site, home: Record | None, lang: str = "en") -> Glance:
     """Return the home page's view data: key figures, the reduced timeline and the featured people."""
     bounds = [date_bounds(site.records["events"][eid]) for eid in site.timeline]  # type: ignore[arg-type]
     years = (min(first.year for first, _ in bounds), max(last.year for _, last in bounds)) if bounds else None
     people = [site.records["people"][pid] for pid in getattr(home, "featured", None) or []]
-    return Glance(key_figures(site), glance_svg(site), len(bounds), years, people)
+    return Glance(key_figures(site), glance_svg(site, lang), len(bounds), years, people)

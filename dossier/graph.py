@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Collection, Iterable
 
 from .link import Key, Site
+from .i18n import language_prefixes
 from .reads import Token, token
 from .render import output_path
 from .dates import month_key
@@ -43,11 +44,18 @@ def front_matter(record: Record | None) -> tuple | None:
     return tuple(getattr(record, f.name) for f in fields(record) if f.name not in BODY_FIELDS)
 
 
+def labels(record: Record | None) -> tuple:
+    """Return what links to a record show, in every language: its name or title, and its translations' titles."""
+    if record is None:
+        return (None,)
+    return (record.label, *sorted((lang, t.title) for lang, t in record.translations.items()))
+
+
 def body_of(record: Record | None) -> tuple | None:
     """Return what only the record's own page shows: its body, or a source's notes."""
     if record is None:
         return None
-    return (record.body, getattr(record, "notes", None))
+    return (record.body, getattr(record, "notes", None), *sorted((lang, t.body) for lang, t in record.translations.items()))
 
 
 def cited(site: Site, key: Key) -> list[tuple[str, str, bool]]:
@@ -68,7 +76,7 @@ def change(old: Site, new: Site, key: Key) -> Change:
     return Change(
         key,
         meta=membership or front_matter(before) != front_matter(after),
-        label=membership or getattr(before, "label", None) != getattr(after, "label", None),
+        label=membership or labels(before) != labels(after),
         body=body_of(before) != body_of(after),
         links=set(old.links.get(key, [])) != set(new.links.get(key, [])),
         citations=cited(old, key) != cited(new, key),
@@ -77,13 +85,13 @@ def change(old: Site, new: Site, key: Key) -> Change:
 
 
 def pages_of(sites: Iterable[Site], keys: Iterable[Key]) -> set[str]:
-    """Return the output paths of these records' pages, in whichever site has them."""
+    """Return the output paths of these records' pages, in every language, in whichever site has them."""
     paths = set()
     for key in keys:
         for site in sites:
             record = record_of(site, key)
             if record is not None:
-                paths.add(output_path(record.page_url))
+                paths |= {output_path(prefix + record.page_url) for prefix in language_prefixes(site.config)}
     return paths
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from .i18n import translation_of
 from .model import BUILT_IN, Model
 from .passages import SeedText
 from .problems import Problem
@@ -53,7 +54,10 @@ def scan_inputs(root: Path) -> dict[str, bytes]:
 def key_of(relative: str) -> Key:
     """Return the key a content file is known by: content/people/x.md -> ('people', 'x')."""
     path = Path(relative)
-    return (path.parent.name, path.stem) if len(path.parts) > 2 else ("site", path.stem)
+    if len(path.parts) <= 2:
+        return ("site", path.stem)
+    translation = translation_of(path.stem)  # a translation is part of its record: content/people/x.es.md -> ('people', 'x')
+    return (path.parent.name, translation[0] if translation else path.stem)
 
 
 @dataclass

@@ -6,6 +6,7 @@ ready to render, plus every problem found.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -196,6 +197,15 @@ class Linker:
             body, first_line = getattr(record, name) or "", record_line(record, name) + 1
         links, citations, problems = scan(body, first_line, record.path)
         self.problems += problems
+        for lang in sorted(record.translations):  # checked as the record's own, at the translation's lines
+            translation = record.translations[lang]
+            stand_in = dataclasses.replace(record, path=translation.path, lines=translation.lines)
+            found_links, found_citations, problems = scan(translation.body, translation.body_line, translation.path)
+            self.problems += problems
+            for link in found_links:
+                self.resolve_target(stand_in, link.target, link.line)
+            for citation in found_citations:
+                self.check_citation(stand_in, citation)
         targets: list[Key] = []
         for link in links:
             target = self.resolve_target(record, link.target, link.line)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from .i18n import LANGUAGES
 from .lastbuild import close_session, last_build, open_session
 from .link import Site
 from .problems import ContentError, Problem
@@ -161,4 +162,5 @@ def release_free_memory() -> None:
 
 def page_counts(paths: Iterable[str]) -> Counter:
     """Count the record pages among output paths, by collection."""
-    return Counter(path.split("/")[0] for path in paths if path.endswith(".html") and path.count("/") == 2 and not path.startswith("claims/"))
+    return Counter(path.split("/")[0] for path in paths
+                   if path.endswith(".html") and path.count("/") == 2 and path.split("/")[0] not in LANGUAGES and not path.startswith("claims/"))

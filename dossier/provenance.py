@@ -8,8 +8,9 @@ import re
 from markupsafe import Markup, escape
 
 # A parenthesis that says how a date was established: "(year inferred)", "(date inferred)",
-# "(inferred date)", "(inferred from the article's date of about 13 April)".
-INFERRED = re.compile(r"\s*\(((?:year |date )?inferred(?: date)?(?:[^()]*))\)")
+# "(inferred date)", "(inferred from the article's date of about 13 April)"; in a Spanish translation,
+# "(año inferido)", "(fecha inferida)".
+INFERRED = re.compile(r"\s*\(((?:(?:year |date )?inferred(?: date)?|(?:año |fecha )?inferid[oa])(?:[^()]*))\)")
 
 
 def marker(note: str, label: str = "inferred") -> Markup:
@@ -18,13 +19,13 @@ def marker(note: str, label: str = "inferred") -> Markup:
                   '<span class="prov-note"> ({})</span></span>').format(label, note)
 
 
-def mark_inferred(text: str | None) -> Markup:
+def mark_inferred(text: str | None, label: str = "inferred") -> Markup:
     """Return text with each parenthesis on an inferred date turned into a marker carrying it."""
     if not text:
         return Markup("")
     parts = INFERRED.split(str(escape(text)))
     out = [Markup(parts[0])]
     for note, after in zip(parts[1::2], parts[2::2]):
-        out.append(Markup(" ") + marker(Markup(note[0].upper() + note[1:])))
+        out.append(Markup(" ") + marker(Markup(note[0].upper() + note[1:]), label))
         out.append(Markup(after))
     return Markup("").join(out)

@@ -176,6 +176,9 @@ def body_tokens(reads: dict[tuple[str, str], Any]) -> set[tuple]:
     return found
 
 
+SOURCE_READS = {"outlet": "outlet", "language": "language", "derived": "derived_from"}  # what each kind of a body's read of a source is
+
+
 def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
     """Tell whether the site still gives what a body's HTML read when it was rendered."""
     for (kind, name), value in reads.items():
@@ -184,9 +187,9 @@ def reads_hold(site: Site, reads: dict[tuple[str, str], Any]) -> bool:
                 now: Any = link_read(link_target(site, name))
             except StopIteration:
                 return False
-        else:  # what a citation shows of its source: its outlet; or what a claim's support counts: whom it derives from
+        else:  # what a citation shows of its source: its outlet and language; or what a claim's support counts: whom it derives from
             source = site.records["sources"].get(name)
-            now = getattr(source, "outlet" if kind == "outlet" else "derived_from", None) if source is not None else None
+            now = getattr(source, SOURCE_READS.get(kind, "derived_from"), None) if source is not None else None
         if now != value:
             return False
     return True

@@ -30,6 +30,8 @@ def can_relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Ke
     and no changed file still failing validation (its record is not in the site; it is linked whole)."""
     if failed != old_failed or any(key[0] in WHOLE_KINDS or key[0] not in site.model or key in failed for key in keys):
         return False
+    if any(getattr(kind_records.get(key[1]), "translations", None) for key in keys for kind_records in (site.records.get(key[0], {}), records.get(key[0], {}))):
+        return False  # a translation's problems belong to its own file: link them all again
     return all(records.get(kind, {}).keys() == site.records.get(kind, {}).keys() for kind in set(records) | set(site.records))
 
 

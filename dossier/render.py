@@ -30,7 +30,9 @@ from .schema import Event, Record, Source
 from .axis import axis_figure
 from .contents import add_contents, contents_marker
 from .glance import at_a_glance
+from .i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, site_in, site_languages, translations
 from .timeline import Filter, Part, facet_values, facets, filter_for, homes, split, timeline_filters, timeline_page
+
 
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once a process, shared by every renderer it makes (the preview makes one
@@ -62,6 +64,9 @@ class Reference:
     uses: list[str] = field(default_factory=list)  # ids of the markers that cite it
 
 
+SHARED = ("static/", "pagefind/")  # one copy for every language of the site; all else is per language
+
+
 def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
     """Return a link from one page URL to another, both relative to the site root."""
     prefix = "../" * from_url.count("/")
@@ -76,10 +81,12 @@ class PageContext:
     """Per-page state: where the page is, the references its citations collect, and what of the
     site its body's HTML read (reads: what a cached body depends on, see Renderer.body_html)."""
 
-    def __init__(self, site: Site, url: str, *, portable: bool):
+    def __init__(self, site: Site, url: str, *, portable: bool, lang: str = "en", prefix: str = ""):
         self.site = site
-        self.url = url
+        self.url = url  # as in the site's first language: a page of another is at prefix + url
         self.portable = portable
+        self.lang = lang
+        self.prefix = prefix  # '' in the site's first language, 'es/' in Spanish
         self.references: list[Reference] = []
         self._by_passage: dict[tuple[str, str], Reference] = {}
         self.reads: dict[tuple[str, str], Any] = {}
@@ -87,8 +94,16 @@ class PageContext:
         self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
 
     def rel(self, to_url: str) -> str:
-        """Link from this page to another URL of the site."""
+        """Link from this page to another URL of the site, in the page's language (static files and
+        the search index are shared: every language's pages link to the same ones)."""
+        if self.prefix and to_url.startswith(SHARED):
+            return relative(self.prefix + self.url, to_url, portable=self.portable)
         return relative(self.url, to_url, portable=self.portable)
+
+    @property
+    def site_url(self) -> str:
+        """Return the page's URL relative to the site root: 'es/people/x/' for a Spanish page."""
+        return self.prefix + self.url
 
     def link(self, target: str, label: str | None) -> tuple[str, str]:
         """Resolve a [[target|label]] body link (already checked by the linking stage)."""
@@ -119,10 +134,11 @@ class PageContext:
         anchor.text = f"[{reference.number}]"
         # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
         preview = etree.SubElement(sup, "span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"})
-        passage = etree.SubElement(preview, "q")
+        passage = etree.SubElement(preview, "q", {"lang": reference.source.language} if reference.source.language != self.lang else {})
         passage.text = inner_quotes(quote)
         passage.tail = f" — {reference.source.outlet}"
         self.reads[("outlet", source_id)] = reference.source.outlet
+        self.reads[("language", source_id)] = reference.source.language  # the quote is marked with it where the page's differs
         return sup
 
     def claim(self, number: int) -> etree.Element:
@@ -137,7 +153,7 @@ class PageContext:
                 original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
                 derived_from[source_id] = self.reads[("derived", source_id)] = original
                 source_id = original or source_id
-        short, words = support_words(support_level(self.claims[number - 1], derived_from))
+        short, words = support_words(support_level(self.claims[number - 1], derived_from), self.lang)
         marker = etree.Element("span", {"class": "support", "data-pagefind-ignore": ""})
         etree.SubElement(marker, "span", {"aria-hidden": "true"}).text = short
         etree.SubElement(marker, "span", {"class": "visually-hidden"}).text = f" ({words})"
@@ -155,33 +171,70 @@ class Renderer:
     def __init__(self, site: Site, templates: Path | None = None, *, portable: bool = False):
         self.site = site
         self.portable = portable
-        folders = theme.template_folders(templates)
-        self.env = jinja2.Environment(
-            loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED,
-        )
-        self.env.filters["date"] = lambda d: d.display() if d else ""
-        self.env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
-        self.env.filters["inner_quotes"] = inner_quotes
-        self.env.filters["provenance"] = mark_inferred
-        self.env.globals["provenance_marker"] = marker
-        self.env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
-        self.env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
-            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
-            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
-            aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page)
+        self.folders = theme.template_folders(templates)
+        self.envs: dict[str, jinja2.Environment] = {}  # one a language: its translations and date filter
+        self.views: tuple[Site | None, dict[str, Site]] = (None, {})  # the site in each language, for the site last asked
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
-        self.static = [folder / "static" for folder in folders if (folder / "static").is_dir()]  # the first holding a file wins
-        self.env.globals["timeline_entry"] = self.timeline_entry
-        self.env.globals["timeline_home"] = self.timeline_home
+        self.static = [folder / "static" for folder in self.folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
         self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
-        self.timeline_entries: dict[tuple[str, int, bool], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
-        self.env.globals["claims_page"] = self.claims_page
+        self.timeline_entries: dict[tuple[str, int, bool, str], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.found_claims: dict[str, list[Claim]] | None = None  # see claims(); emptied by forget()
         self.claim_index = ClaimIndex()
+        self.env = self.environment(site_languages(site.config)[0])
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
+
+    @property
+    def languages(self) -> list[str]:
+        """Return the site's languages, the first at the root."""
+        return site_languages(self.site.config)
+
+    def prefix(self, lang: str) -> str:
+        """Return the folder of a language's pages: '' for the site's first language, 'es/' for Spanish."""
+        return "" if lang == self.languages[0] else lang + "/"
+
+    def environment(self, lang: str) -> jinja2.Environment:
+        """Return the templates' environment in one language: its interface strings, dates and numbers."""
+        env = self.envs.get(lang)
+        if env is not None:
+            return env
+        env = self.envs[lang] = jinja2.Environment(
+            loader=theme.template_loader(self.folders), autoescape=True, undefined=jinja2.StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
+        )
+        words = translations(lang)
+        env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
+        env.filters["date"] = lambda d: display_date(d, lang) if d else ""
+        env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
+        env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
+                           phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
+        env.globals["first_language"] = self.languages[0]  # what a page's text is in where it has no translation
+        env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
+        env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
+        env.filters["inner_quotes"] = inner_quotes
+        env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
+        env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
+        env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
+            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
+            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
+            aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,
+            language_name=lambda code, within=None: language_name(code, within))
+        env.globals["timeline_entry"] = self.timeline_entry
+        env.globals["timeline_home"] = self.timeline_home
+        env.globals["claims_page"] = self.claims_page
+        return env
+
+    def site_in(self, lang: str) -> Site:
+        """Return the site as a language shows it: each record with its translation's prose, where it has one."""
+        site, views = self.views
+        if site is not self.site:
+            self.views = (self.site, {})
+            views = self.views[1]
+        if lang not in views:
+            views[lang] = site_in(self.site, lang)
+        return views[lang]
 
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
@@ -221,21 +274,23 @@ class Renderer:
         page of a level's claims with links to the levels and to its other pages. A claims page notes
         no reads: the preview renders it again when what it shows changes (claims_shown)."""
         found = self.claims()
-        levels = [{"title": level_title(lv), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
+        levels = [{"title": level_title(lv, page.lang), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
         if level is None:
             return {"levels": levels}
         claims = found.get(level, [])
         first, shown = page_of(claims, number)
-        return {"levels": levels, "title": level_title(level), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
+        return {"levels": levels, "title": level_title(level, page.lang), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
 
     def claims_shown(self) -> dict[str, tuple]:
         """Return what each claims page shows, by output path: the pages an edit changes are those whose entry differs."""
         found = self.claims()
-        shown: dict[str, tuple] = {output_path("claims/"): tuple((lv, len(claims)) for lv, claims in found.items())}
+        shown: dict[str, tuple] = {}
         levels = tuple(found)  # a level's pages link to every level, without counts
-        for level, claims in found.items():
-            for number, url in enumerate(page_urls(level, len(claims)), start=1):
-                shown[output_path(url)] = (levels, len(page_urls(level, len(claims))), page_of(claims, number))
+        for prefix in map(self.prefix, self.languages):  # each language's claims pages list the same claims
+            shown[output_path(prefix + "claims/")] = tuple((lv, len(claims)) for lv, claims in found.items())
+            for level, claims in found.items():
+                for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                    shown[output_path(prefix + url)] = (levels, len(page_urls(level, len(claims))), page_of(claims, number))
         return shown
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
@@ -243,42 +298,61 @@ class Renderer:
         rendered once for all of them (the 4,800 filter pages of a large site list 100,000 entries),
         with what it reads, which each page that shows it reads too."""
         event = unwrap(event)
-        key = (event.id, page.url.count("/"), filtered)
+        key = (event.id, page.url.count("/"), filtered, page.lang)
         entry = self.timeline_entries.get(key)
         if entry is None:
-            view = SiteReads(self.site)
-            html = Markup(self.env.get_template("timeline_event.html").render(
+            view = SiteReads(page.site)
+            html = Markup(self.environment(page.lang).get_template("timeline_event.html").render(
                 site=view, config=self.site.config, rel=page.rel, event=RecordReads(event, view.reads), filtered=filtered))
             entry = self.timeline_entries[key] = (html, frozenset(view.reads))
         page.tokens.update(entry[1])
         return entry[0]
 
-    def page(self, template: str | jinja2.Template, url: str, **values: Any) -> tuple[str, bytes]:
-        """Render one page at a site URL and return its output path and bytes; note what it read in self.reads."""
-        context = PageContext(self.site, url, portable=self.portable)
-        view = SiteReads(self.site, context.tokens)
+    def page(self, template: str | list[str], url: str, *, lang: str | None = None, **values: Any) -> tuple[str, bytes]:
+        """Render one page at a site URL (in a language: the site's first by default) and return its
+        output path and bytes; note what it read in self.reads."""
+        languages = self.languages
+        lang = lang or languages[0]
+        site = self.site_in(lang)
+        context = PageContext(site, url, portable=self.portable, lang=lang, prefix=self.prefix(lang))
+        view = SiteReads(site, context.tokens)
         record = values.get("record")
+        untranslated = summary_lang = None  # the language a page shows its record's body (or summary) in, when not the page's own
         if record is not None:
+            record = values["record"] = site.get((record.collection, record.id))
+            translation = record.translations.get(lang)
+            if lang != languages[0] and (translation is None or not translation.body.strip() and values.get("body")):
+                untranslated = languages[0]
+            if lang != languages[0] and (translation is None or not translation.summary):
+                summary_lang = languages[0]
             for citation in front_matter_citations(self.site.model, record):
                 context.reference(citation.source, citation.quote)
             values["record"] = RecordReads(record, context.tokens)
             context.tokens.add(token("record", (record.collection, record.id)))
             if "related" in values:
                 values["related"] = related(view, record)
+                if lang != "en":  # each list's heading, the field's declared inverse, in the page's language
+                    gettext = translations(lang).gettext
+                    for found in values["related"].values():
+                        found.heading = gettext(site.model[found.collection].field(found.field).inverse).replace("{name}", record.label)
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
             values["active"] = filter_for(view, *values["active"])
         if "part" in values:  # a timeline page: which of its view's pages, and what that page lists
             values.update(timeline_page(view, values["active"], values.pop("part"), self.timeline_parts(view, values["active"])))
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
+        if untranslated and body_html:
+            body_html = Markup(f'<div lang="{untranslated}">{body_html}</div>')
         context.tokens.update(body_tokens(context.reads))
         model = self.site.model
-        html = self.env.get_template(template).render(
+        env = self.environment(lang)
+        html = env.select_template(template if isinstance(template, list) else [template]).render(
             site=view, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
-            singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed}, **values,
+            singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed},
+            lang=lang, alternates=self.alternates(context) if url != "404.html" else [], untranslated=untranslated, summary_lang=summary_lang, **values,
         )
-        path = output_path(url)
+        path = output_path(context.site_url)
         self.reads[path] = frozenset(context.tokens)
-        return path, add_contents(html).encode("utf-8")
+        return path, add_contents(html, translations(lang).gettext("Contents")).encode("utf-8")
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
         """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its
@@ -287,9 +361,9 @@ class Renderer:
         if self.cache is None or record is None or not body:
             return Markup(self.render_body(body, context))
         first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
-        key = self.cache.key(context.url, body, self.portable, first)
+        key = self.cache.key(f"{context.lang}:{context.site_url}", body, self.portable, first)  # a quote's lang depends on the page's
         cached = self.cache.get(key)
-        if cached is not None and reads_hold(self.site, cached[2]):
+        if cached is not None and reads_hold(context.site, cached[2]):  # the site as the page's language shows it
             html, references, context.reads = cached
             context.references = [Reference(n, self.site.records["sources"][s], q, a, list(uses)) for n, s, q, a, uses in references]  # type: ignore[arg-type]
             context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
@@ -304,60 +378,84 @@ class Renderer:
         marked, context.claims = mark_claims(body)
         return self.bodies.render(marked, context)
 
-    def record_page(self, record: Record) -> tuple[str, bytes]:
-        """Render the page of one record, with the records that name it."""
+    def alternates(self, context: PageContext) -> list[dict[str, str]]:
+        """Return the page in each language of the site (none for a site of one): its language, its
+        link from this page and its address."""
+        languages = self.languages
+        if len(languages) == 1:
+            return []
+        found = []
+        for lang in languages:
+            url = self.prefix(lang) + context.url
+            found.append({"lang": lang, "href": export.absolute(self.site, url) or relative(context.site_url, url, portable=self.portable),
+                          "link": relative(context.site_url, url, portable=self.portable)})
+        return found
+
+    def record_page(self, record: Record, lang: str | None = None) -> tuple[str, bytes]:
+        """Render the page of one record (in a language), with the records that name it."""
         key: Key = (record.collection, record.id)
         rtype = self.site.model[record.collection]
-        body = getattr(record, rtype.body_field) or ""
+        lang = lang or self.languages[0]
+        shown = self.site_in(lang).get(key)
+        body = getattr(shown, rtype.body_field) or ""
         template = "home.html" if key == ("pages", "home") else rtype.page_template
-        return self.page(self.env.select_template([template, "record.html"]), record.page_url, record=record, key=key, body=body,
+        return self.page([template, "record.html"], record.page_url, lang=lang, record=record, key=key, body=body,
                          record_type=rtype, related={})
 
     def pages(self) -> dict[str, Callable[[], bytes]]:
         """List every HTML page of the site by output path; each is rendered only when called."""
         site = self.site
         pages: dict[str, Callable[[], bytes]] = {}
+        for lang in self.languages:
+            prefix = self.prefix(lang)
 
-        def add(template: str, url: str, **values: Any) -> None:
-            pages[output_path(url)] = lambda: self.page(template, url, **values)[1]
+            def add(template: str, url: str, **values: Any) -> None:
+                pages[output_path(prefix + url)] = lambda: self.page(template, url, **values)[1]
 
-        for record in site.all_records():
-            # By key, so that after an edit the page renders the record as it is then.
-            pages[output_path(record.page_url)] = functools.partial(lambda key: self.record_page(self.site.get(key))[1], (record.collection, record.id))
-        if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
-            add("home.html", "", record=None, key=None, body="")
-        for collection, rtype in site.model.items():
-            if rtype.indexed:
-                add("index.html", f"{collection}/", collection=collection, body="")
-        for source in site.records["sources"].values():
-            if has_aligned_page(site, source):
-                add("aligned.html", aligned_url(source.id), derivative_id=source.id, body="")
-        for part in split(site, site.timeline):
-            add("timeline.html", "timeline/" + part.suffix, body="", active=None, part=part)
-        all_filters = timeline_filters(site)
-        for filters in all_filters.values():
-            for active in filters:
-                for part in split(site, active.events):
-                    add("timeline.html", active.url + part.suffix, body="", active=(active.facet, active.value), part=part)
-        if len(split(site, site.timeline)) > 1:  # a large timeline lists its filters on a page per facet
-            for name, filters in all_filters.items():
-                if filters:
-                    add("timeline_filters.html", f"timeline/{name}/", body="", facet=name)
-        add("claims.html", "claims/", body="", level=None, number=1)
-        for level, claims in self.claims().items():
-            for number, url in enumerate(page_urls(level, len(claims)), start=1):
-                add("claims.html", url, body="", level=level, number=number)
-        add("search.html", "search/", body="")
-        add("404.html", "404.html", body="")
+            for record in site.all_records():
+                # By key, so that after an edit the page renders the record as it is then.
+                pages[output_path(prefix + record.page_url)] = functools.partial(
+                    lambda key, lang: self.record_page(self.site.get(key), lang)[1], (record.collection, record.id), lang)
+            if ("pages", "home") not in {(r.collection, r.id) for r in site.all_records()}:
+                add("home.html", "", lang=lang, record=None, key=None, body="")
+            for collection, rtype in site.model.items():
+                if rtype.indexed:
+                    add("index.html", f"{collection}/", lang=lang, collection=collection, body="")
+            for source in site.records["sources"].values():
+                if has_aligned_page(site, source):
+                    add("aligned.html", aligned_url(source.id), lang=lang, derivative_id=source.id, body="")
+            for part in split(site, site.timeline):
+                add("timeline.html", "timeline/" + part.suffix, lang=lang, body="", active=None, part=part)
+            all_filters = timeline_filters(site)
+            for filters in all_filters.values():
+                for active in filters:
+                    for part in split(site, active.events):
+                        add("timeline.html", active.url + part.suffix, lang=lang, body="", active=(active.facet, active.value), part=part)
+            if len(split(site, site.timeline)) > 1:  # a large timeline lists its filters on a page per facet
+                for name, filters in all_filters.items():
+                    if filters:
+                        add("timeline_filters.html", f"timeline/{name}/", lang=lang, body="", facet=name)
+            add("claims.html", "claims/", lang=lang, body="", level=None, number=1)
+            for level, claims in self.claims().items():
+                for number, url in enumerate(page_urls(level, len(claims)), start=1):
+                    add("claims.html", url, lang=lang, body="", level=level, number=number)
+            add("search.html", "search/", lang=lang, body="")
+            if not prefix:  # a host serves one page for every missing address
+                add("404.html", "404.html", lang=lang, body="")
         return pages
 
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Render the files made from the whole site or from its pages: data exports, search fallback, static assets."""
-        site = self.site
-        output: dict[str, bytes] = {"data/site.json": export.site_json(site)}
-        output.update(export.exports(site, sorted({*pages, *output})))
-        if self.portable:
-            output["search/fallback.js"] = fallback_index(pages)
+        languages = self.languages
+        several = len(languages) > 1  # then each language's exports say which they hold
+        output: dict[str, bytes] = {}
+        for lang in languages:
+            prefix = self.prefix(lang)
+            output.update(export.exports(self.site_in(lang), sorted({*pages, "data/site.json"}), lang if several else None, prefix))
+            if self.portable:
+                others = tuple(self.prefix(other) for other in languages if other != lang and self.prefix(other))
+                output[prefix + "search/fallback.js"] = fallback_index({path[len(prefix):]: data for path, data in pages.items()
+                                                                        if path.startswith(prefix) and not path.startswith(others)})
         for folder in self.static:
             for file in sorted(folder.rglob("*")):
                 relative_path = "static/" + file.relative_to(folder).as_posix()
@@ -370,6 +468,22 @@ class Renderer:
         output = {path: render() for path, render in self.pages().items()}
         output.update(self.extras(output))
         return output
+
+
+def part_heading(part: Part, lang: str) -> str:
+    """Return how a page of a large timeline is named, in a language: '', '2019', 'March 2019' ('Marzo
+    de 2019'), '2019, month not known'."""
+    if part.year is None or part.month is None or lang == "en":
+        return part.heading
+    if part.month:
+        return month_heading(part.year, part.month, lang)
+    return translations(lang).gettext("%(year)s, month not known") % {"year": part.year}
+
+
+def month_name(month: int, lang: str) -> str:
+    """Return a month's full name, capitalized, for an overview of a year's months."""
+    name = MONTHS[month] if lang == "en" else month_names(lang)[month] or MONTHS[month]
+    return name[:1].upper() + name[1:]
 
 
 def output_path(url: str) -> str:

@@ -96,6 +96,7 @@ class Record:
     # The fields every record type has (model.field_specs gives them to each, and to the project's own types).
     draft: bool = spec("bool", default=False, doc="true while being written: previewed under a banner, left out of build unless --drafts")
     reviewed: Review | None = spec("review", doc="written by `review --record`: who checked the record against its sources, when, and what they saw")
+    translations: dict = field(default_factory=dict, repr=False)  # language -> Translation, from <id>.<lang>.md beside the file
 
     @property
     def page_url(self) -> str:
@@ -223,9 +224,24 @@ class SiteConfig(Record):
     title: str = spec("text", required=True, doc="site title")
     description: str | None = spec("text", doc="one sentence for search engines and feeds")
     language: str = spec("text", default="en", doc="language code")
+    languages: list[str] = spec("texts", default=[], doc="languages of the site, the first at the root and each other under its own folder (es/): en, es")
     base_url: str | None = spec("url", doc="public address, for canonical links and feeds")
     not_people: list[str] = spec("texts", default=[], doc="capitalised phrases in the seeds that are not people")
     types: dict | None = spec("types", doc="record types of the project's own (see 'Adding a record type' in the README)")
+
+
+TRANSLATABLE = ("title", "summary", "date_note")  # the prose of the front matter; everything else is shared
+
+
+@dataclass(frozen=True, kw_only=True)
+class Translation(Record):
+    """A record's prose in another language, from content/<collection>/<id>.<lang>.md beside its file:
+    its summary, body and (for events and pages) title; the structured facts stay the record's own."""
+
+    lang: str
+    title: str | None = None
+    summary: str | None = None
+    date_note: str | None = None
 
 
 def content_fields(record_type: type) -> list:

@@ -22,6 +22,7 @@ import zlib
 from pathlib import Path
 from typing import Iterable
 
+from .i18n import LANGUAGES
 from .problems import BuildFailure
 from .publish import carry_over, walk_files
 
@@ -113,6 +114,10 @@ class Indexing:
                  previous: Path | None = None, background: bool = False, jobs: int | None = None):
         self.folder, self.background, self.previous, self.words = folder.resolve(), background, previous, words  # Pagefind runs elsewhere
         self.parts = split(pages)
+        # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
+        # language, and a part without the reader's language would answer in another one.
+        self.vocabularies = [VOCABULARY_PAGE] + sorted({f"{path.split('/')[0]}/{VOCABULARY_PAGE}" for part in self.parts for path in part
+                                                        if path.split("/")[0] in LANGUAGES})
         self.todo: list[int] = []
         self.queue: list[int] = []
         self.vocabulary = ""  # digest of the site's words, when it comes in parts
@@ -175,7 +180,7 @@ class Indexing:
         shutil.rmtree(output, ignore_errors=True)
         with tempfile.TemporaryDirectory() as workdir:
             # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
-            pages = self.parts[number] + ([VOCABULARY_PAGE] if len(self.parts) > 1 else [])
+            pages = self.parts[number] + (self.vocabularies if len(self.parts) > 1 else [])
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
             settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": [NOT_INDEXED], "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -205,6 +210,7 @@ class Indexing:
         for name in UNUSED_BUNDLE_FILES:
             (output / name).unlink(missing_ok=True)
         shutil.rmtree(output / "playground", ignore_errors=True)
+        sort_languages(output / "pagefind-entry.json")
         return None
 
     def finish(self, jobs: int | None = None) -> None:
@@ -256,19 +262,23 @@ class Indexing:
         """Write the page of every word of the site that each part indexes too (see VOCABULARY_PAGE)."""
         if self.words is None:
             self.words = set().union(*(words_of((self.folder / path).read_bytes()) for part in self.parts for path in part))
-        with open(self.folder / self.parts[0][0], "rb") as page:
-            found = LANGUAGE.search(page.read(512))
-        language = found.group(1) if found else b"en"
         text = " ".join(sorted(self.words))
         self.vocabulary = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
-        target = self.folder / VOCABULARY_PAGE
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
-                          f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n", encoding="utf-8")
+        for vocabulary in self.vocabularies:
+            prefix = vocabulary.removesuffix(VOCABULARY_PAGE)
+            first = next(path for part in self.parts for path in part if path.startswith(prefix) and (prefix or path.split("/")[0] not in LANGUAGES))
+            with open(self.folder / first, "rb") as page:
+                found = LANGUAGE.search(page.read(512))
+            language = found.group(1) if found else b"en"
+            target = self.folder / vocabulary
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
+                              f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n", encoding="utf-8")
 
     def remove_vocabulary(self) -> None:
         """Remove the vocabulary page: it is for Pagefind only, never part of the site."""
-        shutil.rmtree((self.folder / VOCABULARY_PAGE).parent, ignore_errors=True)
+        for vocabulary in self.vocabularies:
+            shutil.rmtree((self.folder / vocabulary).parent, ignore_errors=True)
 
     def stop(self, *, wait: bool = True) -> None:
         """Stop indexing that is no longer wanted (the build failed, or the preview stopped); with
@@ -293,6 +303,15 @@ class Indexing:
         self.remove_vocabulary()
         for number in self.todo:
             shutil.rmtree(self.folder / f".{BUNDLE}-part-{number}", ignore_errors=True)
+
+
+def sort_languages(entry: Path) -> None:
+    """Write the index's list of languages in a fixed order: Pagefind writes a site of several
+    languages in any order, and two builds of the same input must be byte-identical."""
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    if len(data.get("languages", {})) > 1:
+        data["languages"] = dict(sorted(data["languages"].items()))
+        entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 def indexing_failed(reason: str) -> BuildFailure:

@@ -26,7 +26,7 @@ from .pool import render_pages
 from .problems import Problem, in_drafts
 from .relink import can_relink, relink
 from .render import Renderer
-from .schema import Record
+from .schema import Record, Translation
 from .search import SEARCHABLE, words_of
 from .sinks import FolderSink, MemorySink
 from .validate import salvage, validate
@@ -170,6 +170,8 @@ class Session:
             entry = self.inputs.entries.get(self.paths.get((kind, rid), ""))
             if entry is None or entry.record is None or rid not in self.site.records.get(kind, {}):
                 return None
+            if isinstance(entry.record, Translation) or self.site.records[kind][rid].translations:
+                return None  # validate() puts a record and its translations together
             if records[kind] is self.site.records[kind]:
                 records[kind] = dict(records[kind])  # the site before the edit keeps its own
             records[kind][rid] = entry.record

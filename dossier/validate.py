@@ -6,6 +6,7 @@ references between records are checked by the linking stage.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,8 @@ from .evidence import check_evidence, convert_evidence
 from .problems import Problem, did_you_mean
 from .read import Document
 from .model import BUILT_IN, COMMON, LISTS, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
-from .schema import Record
+from .i18n import LANGUAGES, translation_of
+from .schema import TRANSLATABLE, Record, Translation
 from .slug import fold_id, is_valid_id
 
 
@@ -151,6 +153,8 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
     """Check one document against its type's declaration and return its typed record."""
     check = FieldCheck(document, [])
     rtype = record_type_of(model, document.kind)
+    if document.kind != "site" and translation_of(document.id):
+        return validate_translation(document, model)
     if document.kind != "site" and not is_valid_id(document.id):
         check.error((), f"'{document.id}' is not a valid id; ids are lowercase ASCII words joined by hyphens: rename the file to '{fold_id(document.id) or 'name'}'")
     what = ("the " if document.kind == "site" else "a ") + rtype.singular
@@ -161,10 +165,39 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
     if document.kind == "events" and values.get("date_basis") == "inferred" and not values.get("date_note"):
         check.error(("date_basis",), "an inferred date needs a 'date_note' saying how it was established")
         return None, check.problems
+    if document.kind == "site":
+        for index, lang in enumerate(values.get("languages", [])):
+            if lang not in LANGUAGES:
+                check.error(("languages", index), f"dossier has no interface in '{lang}'; languages may be {', '.join(LANGUAGES)}")
+        if check.problems:
+            return None, check.problems
     where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
     if rtype.record_class is CustomRecord:
         return custom_record(where, rtype.fields, values), []
     return rtype.record_class(**where, **values), []
+
+
+def validate_translation(document: Document, model: Model) -> tuple[Translation | None, list[Problem]]:
+    """Check a translation (content/people/x.es.md): it may give only the prose of its record's front
+    matter (summary, and title or date note where the type has them) and a body; the facts are shared."""
+    check = FieldCheck(document, [])
+    rid, lang = translation_of(document.id)  # type: ignore[misc]
+    rtype = record_type_of(model, document.kind)
+    prose = tuple(dataclasses.replace(f, required=False) for f in rtype.fields if f.name in TRANSLATABLE)
+    if lang not in LANGUAGES:
+        check.error((), f"'{lang}' is not a language dossier has an interface in ({', '.join(LANGUAGES)}): name the file {rid}.<language>.md")
+    if not is_valid_id(rid):
+        check.error((), f"'{rid}' is not a valid id; a translation is named after its record's file: <id>.{lang}.md")
+    for name in document.meta:
+        if name in {f.name for f in rtype.fields} and name not in {f.name for f in prose}:
+            check.error((name,), f"structured facts are shared: remove '{name}' from the translation "
+                        f"(it translates {', '.join(f.name for f in prose)} and the body)")
+    values = convert_fields({k: v for k, v in document.meta.items() if k not in {f.name for f in rtype.fields} - {f.name for f in prose}},
+                            prose, (), check, "a translation")
+    if values is None or check.problems:
+        return None, check.problems
+    return Translation(collection=document.kind, id=rid, path=document.path, body=document.body, body_line=document.body_line,
+                       lines=document.lines, lang=lang, **values), []
 
 
 def custom_record(where: dict, fields: tuple[FieldSpec, ...], values: dict) -> CustomRecord:
@@ -177,7 +210,7 @@ def salvage(document: Document, model: Model = BUILT_IN) -> Record | None:
     """Return a record of a document that failed validation, holding only the fields that are right:
     enough to check its links, references and citations, so that a run reports every problem at once."""
     rtype = record_type_of(model, document.kind)
-    if document.kind == "site":
+    if document.kind == "site" or translation_of(document.id):
         return None
     values = convert_fields(document.meta, rtype.fields, (), FieldCheck(document, []), "", partial=True) or {}
     where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
@@ -194,15 +227,25 @@ def validate(documents: list[Document], known: dict[str, tuple[Record | None, li
     records: dict[str, dict[str, Record]] = {kind: {} for kind in [*model, "site"]}
     failed: set[tuple[str, str]] = set()
     problems: list[Problem] = []
+    translations: list[Translation] = []
     for document in sorted(documents, key=lambda d: d.path):
         record, found = known[document.path] if known and document.path in known else validate_document(document, model)
         problems += found
         if record is None:
             failed.add((document.kind, document.id))
             continue
+        if isinstance(record, Translation):
+            translations.append(record)
+            continue
         if document.kind != "site" and record.id in records[document.kind]:
             first = records[document.kind][record.id]
             problems.append(Problem(document.path, 1, 0, "error", f"id '{record.id}' is already used by {first.path}"))
             continue
         records[document.kind][record.id] = record
+    for translation in translations:
+        base = records[translation.collection].get(translation.id)
+        if base is not None:
+            records[translation.collection][translation.id] = dataclasses.replace(base, translations={**base.translations, translation.lang: translation})
+        elif (translation.collection, translation.id) not in failed:
+            problems.append(Problem(translation.path, 1, 0, "error", f"a translation of '{translation.id}', but content/{translation.collection}/ has no such record"))
     return records, failed, problems

@@ -75,7 +75,8 @@ def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):
     for fragment in (real_site / "pagefind/fragment").glob("*.pf_fragment"):
         text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
         data = json.loads(text[text.index("{"):])
-        contents[data["url"].rstrip("/").rsplit("/", 1)[-1]] = data["content"]
+        if not data["url"].startswith("/es/"):  # the English pages (test_i18n_site.py has the Spanish)
+            contents[data["url"].rstrip("/").rsplit("/", 1)[-1]] = data["content"]
     torres = contents["jorge-torres"]
     assert "Role National Guard sergeant; driver Affiliation Venezuelan National Guard Status" in torres and "Also written" not in torres
     assert "Date 23 February 2019, as stated" in contents["aid-convoy-blocked"]
@@ -140,6 +141,8 @@ def test_an_edit_indexes_only_its_part_again_unless_it_brings_or_takes_a_word(tm
     count = len(part_bundles(site))
     assert count >= 4
     edited = search.part_of("people/jorge-torres/index.html", count)
+    # the Spanish page shows the English body until it is translated: its part is indexed again too
+    changed = {edited, search.part_of("es/people/jorge-torres/index.html", count)}
     person = root / "content/people/jorge-torres.md"
     for number, new in enumerate(["Torres is a Venezuelan sergeant", "Torres is a marmalade sergeant", "Torres is a sergeant"]):
         inodes = {bundle: (bundle / "pagefind.js").stat().st_ino for bundle in part_bundles(site)}
@@ -147,7 +150,7 @@ def test_an_edit_indexes_only_its_part_again_unless_it_brings_or_takes_a_word(tm
         build(root, site)
         for part, bundle in enumerate(part_bundles(site)):  # the parts not indexed again are the same files, linked
             carried = (bundle / "pagefind.js").stat().st_ino == inodes[bundle]
-            assert carried == (part != edited and number == 0), (new, part)  # a word new or gone is in every part
+            assert carried == (part not in changed and number == 0), (new, part)  # a word new or gone is in every part
         assert new.lower() in indexed_urls(part_bundles(site)[edited])["/people/jorge-torres/"].lower()
         build(root, tmp_path / f"cold{number}", use_cache=False)
         assert tree(site / "pagefind") == tree(tmp_path / f"cold{number}/pagefind")

@@ -12,7 +12,7 @@
   listbox.id = "site-search-options";
   listbox.className = "search-options";
   listbox.setAttribute("role", "listbox");
-  listbox.setAttribute("aria-label", "Search results");
+  listbox.setAttribute("aria-label", gettext("Search results"));
   listbox.hidden = true;
   var announce = document.createElement("span");
   announce.className = "visually-hidden";
@@ -71,14 +71,15 @@
   function offer(query, found) {
     listbox.textContent = "";
     found.slice(0, search.OFFERED).forEach(function (result, number) {
-      listbox.appendChild(option(number, result.url, result.title || result.url, result.type || "Page"));
+      listbox.appendChild(option(number, result.url, result.title || result.url, result.type || gettext("Page")));
     });
     var all = new URL(form.getAttribute("action"), document.baseURI);
     all.search = "?q=" + encodeURIComponent(query);
-    var label = found.length ? "All " + found.length + (found.length === 1 ? " result" : " results") + " for “" + query + "”"
-      : "Nothing found for “" + query + "”: open the search page";
+    var values = { count: found.length, offered: Math.min(found.length, search.OFFERED), query: query };
+    var label = found.length === 1 ? gettext("All 1 result for “%(query)s”", values)
+      : found.length ? gettext("All %(count)s results for “%(query)s”", values) : gettext("Nothing found for “%(query)s”: open the search page", values);
     listbox.appendChild(option("all", all.href, label, ""));
-    announce.textContent = found.length ? Math.min(found.length, search.OFFERED) + " of " + found.length + " results offered." : "Nothing found.";
+    announce.textContent = found.length ? gettext("%(offered)s of %(count)s results offered.", values) : gettext("Nothing found.");
     choose(-1);
     open(true);
   }

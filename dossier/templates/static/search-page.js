@@ -72,7 +72,7 @@
     results.slice(shown, shown + search.PAGE).forEach(function (result) { list.appendChild(item(result)); });
     var left = results.length - list.children.length;
     more.hidden = left <= 0;
-    more.textContent = "More results (" + Math.min(left, search.PAGE) + " of " + left + " not shown)";
+    more.textContent = gettext("More results (%(shown)s of %(left)s not shown)", { shown: Math.min(left, search.PAGE), left: left });
     return list.children[shown];
   }
 
@@ -80,16 +80,17 @@
     var ticket = ++latest;
     query = query.trim();
     if (!query) { list.textContent = ""; status.textContent = ""; more.hidden = true; return; }
-    status.textContent = "Searching for “" + query + "”…";
+    status.textContent = gettext("Searching for “%(query)s”…", { query: query });
     search.find(query).then(function (found) {
       if (ticket !== latest) return;
       results = found;
       list.textContent = "";
       showMore();
-      var count = found.length === 1 ? "1 result" : found.length + " results";
-      status.textContent = found.length ? count + " for “" + query + "”." : "Nothing found for “" + query + "”.";
+      var values = { count: found.length, query: query };
+      status.textContent = found.length === 1 ? gettext("1 result for “%(query)s”.", values)
+        : found.length ? gettext("%(count)s results for “%(query)s”.", values) : gettext("Nothing found for “%(query)s”.", values);
     }).catch(function () {
-      if (ticket === latest) status.textContent = "Search could not load here. Browse the people, timeline or sources instead.";
+      if (ticket === latest) status.textContent = gettext("Search could not load here. Browse the people, timeline or sources instead.");
     });
   }
 

@@ -97,3 +97,16 @@
   highlight();
   window.addEventListener("hashchange", highlight);
 })();
+
+// The interface's words in the page's language: a page in another language than English carries their
+// translations (data-interface-strings on <body>: in <head> it would push the charset past the first 1024 bytes); "%(name)s" in a text stands for values.name.
+function gettext(text, values) {
+  "use strict";
+  if (gettext.table === undefined) {
+    var data = document.body.getAttribute("data-interface-strings");
+    gettext.table = data ? JSON.parse(data) : {};
+  }
+  var result = gettext.table[text] || text;
+  Object.keys(values || {}).forEach(function (name) { result = result.split("%(" + name + ")s").join(values[name]); });
+  return result;
+}

@@ -46,9 +46,11 @@
       if (key && other.getAttribute("data-filter") === key && other.closest(".filters")) other.setAttribute("aria-current", "page");
       else other.removeAttribute("aria-current");
     });
-    title.textContent = key ? "Timeline: events " + phrase : "Timeline";
+    title.textContent = key ? gettext("Timeline: events %(phrase)s", { phrase: phrase }) : gettext("Timeline");
     document.title = title.textContent + (siteTitle ? " · " + siteTitle : "");
-    count.textContent = key ? "Showing " + shown + " event" + (shown === 1 ? "" : "s") + ", " + phrase + "." : "Showing all " + items.length + " events.";
+    var values = { count: shown, phrase: phrase };
+    count.textContent = !key ? gettext("Showing all %(count)s events.", { count: items.length })
+      : shown === 1 ? gettext("Showing %(count)s event, %(phrase)s.", values) : gettext("Showing %(count)s events, %(phrase)s.", values);
     reset.hidden = !key;
   }
 
