@@ -4,7 +4,10 @@ portable build also carries `search/fallback.js`, the same text as a plain scrip
 from __future__ import annotations
 
 import json
+import re
 from html.parser import HTMLParser
+
+LANGUAGE = re.compile(rb'<html lang="([^"]+)"')  # the page's language, as Pagefind reads it
 
 
 class _BodyText(HTMLParser):
@@ -56,7 +59,8 @@ class _BodyText(HTMLParser):
 
 
 def fallback_index(files: dict[str, bytes]) -> bytes:
-    """Return search/fallback.js: the title, type and text of every indexed page, for use from file://."""
+    """Return search/fallback.js: the title, type, text and language of every indexed page, for use
+    from file:// (a page searches the pages of its own language, as Pagefind's index per language does)."""
     pages = []
     for path in sorted(files):
         if not path.endswith(".html"):
@@ -67,6 +71,8 @@ def fallback_index(files: dict[str, bytes]) -> bytes:
             continue
         url = path[: -len("index.html")] if path.endswith("index.html") else path
         text = " ".join(" ".join(parser.text).split())
-        pages.append({"url": url, "title": " ".join("".join(parser.title).split()), "type": parser.type, "text": text})
+        lang = LANGUAGE.search(files[path])
+        pages.append({"url": url, "title": " ".join("".join(parser.title).split()), "type": parser.type, "text": text,
+                      "lang": lang.group(1).decode() if lang else ""})
     data = json.dumps(pages, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     return ("// Search data for pages opened from disk, where Pagefind cannot load.\nwindow.dossierSearchPages = " + data + ";\n").encode("utf-8")

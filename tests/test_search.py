@@ -55,9 +55,9 @@ def test_a_failed_index_stops_the_build_and_leaves_the_old_site(make_site, monke
     assert not list(root.glob(".site.staging-*"))
 
 
-def test_the_portable_index_holds_each_indexed_page_text_title_and_type():
+def test_the_portable_index_holds_each_indexed_page_text_title_type_and_language():
     pages = {
-        "people/x/index.html": b'<html><h1>Outside</h1><article data-pagefind-body data-pagefind-meta="type:Person"><h1>Jos\xc3\xa9 G\xc3\xb3mez</h1>'
+        "people/x/index.html": b'<html lang="es"><h1>Outside</h1><article data-pagefind-body data-pagefind-meta="type:Person"><h1>Jos\xc3\xa9 G\xc3\xb3mez</h1>'
                                b'<p>Drove <em>a truck</em>.</p><script>var x = "</";</script><svg><title>no</title></svg>'
                                b'<div data-pagefind-ignore>hidden</div><br><p>End &lt;/script&gt;<sup class="citation"><a>[1]</a></sup></p></article></html>',
         "timeline/index.html": b"<html><h1>Timeline</h1></html>",
@@ -65,7 +65,7 @@ def test_the_portable_index_holds_each_indexed_page_text_title_and_type():
     script = fallback_index(pages).decode("utf-8")
     assert "</script" not in script
     data = json.loads(script.split(" = ", 1)[1].rstrip(";\n").replace("<\\/", "</"))
-    assert data == [{"url": "people/x/", "title": "José Gómez", "type": "Person", "text": "José Gómez Drove a truck . End </script>"}]
+    assert data == [{"url": "people/x/", "title": "José Gómez", "type": "Person", "text": "José Gómez Drove a truck . End </script>", "lang": "es"}]
 
 
 def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):

@@ -53,7 +53,8 @@
         return stems.get(word);
       });
     }
-    var indexed = pages.map(function (page) {
+    var lang = document.documentElement.lang;
+    var indexed = pages.filter(function (page) { return !page.lang || page.lang === lang; }).map(function (page) {
       return { page: page, text: fold(page.text), words: Array.from(new Set(stemsOf(page.title + " " + page.text))) };
     });
     return {
