@@ -11,6 +11,7 @@ record and cites a source. The audit warns about each fact with no evidence (err
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,7 +118,8 @@ def citations_of(evidence: Evidence | None) -> list[Citation]:
     return found
 
 
-def sentences(body: str, first_line: int) -> list[Sentence]:
+@functools.lru_cache(maxsize=1 << 14)  # each fact of a page asks again for its record's sentences
+def sentences(body: str, first_line: int) -> tuple[Sentence, ...]:
     """Split a body's prose into sentences (as claims are: sentences.py), each with the records it
     links to and the citation markers attached to it."""
     found = []
@@ -125,7 +127,7 @@ def sentences(body: str, first_line: int) -> list[Sentence]:
         _, citations, _ = scan(sentence.markdown, sentence.line, "")
         targets = frozenset(m[1].strip() for m in LINK.finditer(masked_citations(sentence.markdown)))
         found.append(Sentence(sentence.line, sentence.markdown, targets, tuple(citations)))
-    return found
+    return tuple(found)
 
 
 def masked_citations(text: str) -> str:
@@ -139,7 +141,7 @@ def rests_on(citations: Markers, derivatives: dict[str, str]) -> str:
     return derived[0] if citations and len(derived) == len(citations) else ""
 
 
-def facts(record: Record, rtype: Any, derivatives: dict[str, str], body: list[Sentence] | None = None) -> list[Fact]:
+def facts(record: Record, rtype: Any, derivatives: dict[str, str], body: tuple[Sentence, ...] | None = None) -> list[Fact]:
     """Return each value of the record's evidence fields with what supports it: its citations under
     evidence:, or else (for an id) the first cited sentence of the body that links to the record it names."""
     evidence: Evidence = getattr(record, "evidence", None) or {}
