@@ -58,7 +58,7 @@ def test_conflict_flags_are_reached_by_keyboard_and_open_the_conflict(page, serv
     assert page.evaluate("document.activeElement.getAttribute('href')") == first
     page.keyboard.press("Enter")
     page.wait_for_url("**/conflicts/**")
-    assert page.locator(".claim").count() >= 2
+    assert page.locator(".claim-card").count() >= 2
 
 
 def test_the_claims_of_a_conflict_sit_side_by_side_and_stack_on_a_phone(browser, served):
@@ -66,7 +66,7 @@ def test_the_claims_of_a_conflict_sit_side_by_side_and_stack_on_a_phone(browser,
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
         page.goto(served + "conflicts/woman-injury/")
-        first, second = (page.locator(".claim").nth(i).bounding_box() for i in range(2))
+        first, second = (page.locator(".claim-card").nth(i).bounding_box() for i in range(2))
         assert (first["x"] + first["width"] <= second["x"] and first["y"] == second["y"]) is side_by_side, width
         if not side_by_side:
             assert first["y"] + first["height"] <= second["y"]

@@ -171,6 +171,14 @@ def test_a_sentence_s_count_of_sources_is_read_in_words_and_covers_no_text_at_39
     assert page.evaluate("document.activeElement.closest('.support')") is None
 
 
+@pytest.mark.parametrize("address", ["", "people/jorge-torres/", "conflicts/weapons/"])
+def test_a_sentence_s_anchor_takes_no_room_in_its_text(page, served, address):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(served + address)
+    widths = page.eval_on_selector_all("main span.claim", "spans => spans.map(s => s.getBoundingClientRect().width)")
+    assert widths and max(widths) <= 1  # an empty anchor: no box, border or padding before a sentence
+
+
 def test_the_claims_pages_link_each_claim_to_its_sentence(page, served):
     page.goto(served + "claims/")
     page.get_by_role("link", name="2 independent sources").click()

@@ -87,7 +87,7 @@ def test_the_records_a_conflict_involves_list_it(built):
 
 def test_the_conflict_page_sets_each_claim_beside_the_others_and_flags_the_derivative(built):
     page = html(built, "conflicts/truck/index.html")
-    claims = re.findall(r'<li class="claim( derivative)?">(.*?)</li>', page, re.S)
+    claims = re.findall(r'<li class="claim-card( derivative)?">(.*?)</li>', page, re.S)
     assert [bool(derivative) for derivative, _ in claims] == [False, True]
     original, copy = (body for _, body in claims)
     assert 'href="../../sources/ap/#passage-' in original and "An armoured truck, across the bridge." in original
