@@ -24,6 +24,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 from dataclasses import dataclass
+from typing import Callable
 
 from .days import Day, days_in_month
 
@@ -233,21 +234,24 @@ class EDate:
             return ("until " if self.open_start else "? – ") + self.end.qualify(self.end.bare())  # type: ignore[union-attr]
         if self.end is None:
             return ("from " if self.open_end else "") + self.start.qualify(self.start.bare()) + ("" if self.open_end else " – ?")
-        return _display_range(self.start, self.end)
+        return display_range(self.start, self.end)
 
 
-def _display_range(start: Point, end: Point) -> str:
+def display_range(start: Point, end: Point, bare: Callable[..., str] | None = None, qualified: Callable[[Point], str] | None = None) -> str:
+    """Show an interval with both ends known, sharing what the ends share: '23–25 February 2019'.
+    bare(point, with_year=...) and qualified(point) show one end (another language's, see i18n.py)."""
+    bare = bare or (lambda point, with_year=True: point.bare(with_year=with_year))
+    qualified = qualified or (lambda point: point.qualify(point.bare()))
     plain = not (start.approximate or start.uncertain or end.approximate or end.uncertain)
-    same_precision = start.precision == end.precision
-    if plain and same_precision and start.year == end.year and start.year_digits == 4:
+    if plain and start.precision == end.precision and start.year == end.year and start.year_digits == 4:
         if start.precision == "day" and start.month == end.month:
-            return f"{start.day}–{end.bare()}"
+            return f"{start.day}–{bare(end)}"
         if start.precision == "day":
-            return f"{start.bare(with_year=False)} – {end.bare()}"
+            return f"{bare(start, with_year=False)} – {bare(end)}"
         if start.precision in ("month", "season"):
-            return f"{start.bare(with_year=False)}–{end.bare()}"
+            return f"{bare(start, with_year=False)}–{bare(end)}"
     close = plain and start.precision == "year" == end.precision and start.year >= 0 and end.year >= 0
-    return start.qualify(start.bare()) + ("–" if close else " – ") + end.qualify(end.bare())
+    return qualified(start) + ("–" if close else " – ") + qualified(end)
 
 
 def month_key(date: EDate) -> tuple[int, int | None]:

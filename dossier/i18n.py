@@ -21,7 +21,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from .dates import MONTHS, EDate, Point
+from .dates import MONTHS, EDate, Point, display_range
 from .schema import TRANSLATABLE, Record
 
 TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
@@ -222,16 +222,7 @@ def display_date(date: EDate, lang: str = "en") -> str:
 
 def _range(start: Point, end: Point, lang: str) -> str:
     """Show an interval with both ends known, sharing what the ends share: '23–25 de febrero de 2019'."""
-    plain = not (start.approximate or start.uncertain or end.approximate or end.uncertain)
-    if plain and start.precision == end.precision and start.year == end.year and start.year_digits == 4:
-        if start.precision == "day" and start.month == end.month:
-            return f"{start.day}–{_bare(end, lang)}"
-        if start.precision == "day":
-            return f"{_bare(start, lang, with_year=False)} – {_bare(end, lang)}"
-        if start.precision in ("month", "season"):
-            return f"{_bare(start, lang, with_year=False)}–{_bare(end, lang)}"
-    close = plain and start.precision == "year" == end.precision and start.year >= 0 and end.year >= 0
-    return _qualified(start, lang) + ("–" if close else " – ") + _qualified(end, lang)
+    return display_range(start, end, lambda point, with_year=True: _bare(point, lang, with_year=with_year), lambda point: _qualified(point, lang))
 
 
 def _qualified(point: Point, lang: str) -> str:
