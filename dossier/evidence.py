@@ -15,7 +15,7 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
-from .markup import CITATION, LINK, scan
+from .markup import CITATION, LINK, has_flag, scan, unescape_quote
 from .problems import Problem, did_you_mean
 from .schema import Citation, Record
 from .sentences import sentences as body_sentences
@@ -124,9 +124,11 @@ def sentences(body: str, first_line: int) -> tuple[Sentence, ...]:
     links to and the citation markers attached to it."""
     found = []
     for sentence in body_sentences(body, first_line):
-        _, citations, _ = scan(sentence.markdown, sentence.line, "")
-        targets = frozenset(m[1].strip() for m in LINK.finditer(masked_citations(sentence.markdown)))
-        found.append(Sentence(sentence.line, sentence.markdown, targets, tuple(citations)))
+        text = sentence.markdown
+        citations = tuple(Citation(source=m[1], quote=quote, line=sentence.line + text.count("\n", 0, m.start()), sole=has_flag(m, "sole"))
+                          for m in CITATION.finditer(text) if m[1] and (quote := unescape_quote(m[2])).strip())  # as scan() reads them; it reports the malformed
+        targets = frozenset(m[1].strip() for m in LINK.finditer(masked_citations(text))) if "[[" in text else frozenset()
+        found.append(Sentence(sentence.line, text, targets, citations))
     return tuple(found)
 
 
@@ -145,7 +147,6 @@ def facts(record: Record, rtype: Any, derivatives: dict[str, str], body: tuple[S
     """Return each value of the record's evidence fields with what supports it: its citations under
     evidence:, or else (for an id) the first cited sentence of the body that links to the record it names."""
     evidence: Evidence = getattr(record, "evidence", None) or {}
-    body = sentences(record.body, record.body_line) if body is None else body
     found = []
     for spec in rtype.evidence_fields:
         value = getattr(record, spec.name, None)
@@ -159,6 +160,8 @@ def facts(record: Record, rtype: Any, derivatives: dict[str, str], body: tuple[S
             if cited:
                 found.append(Fact(spec.name, item, line, cited, "", rests_on(cited, derivatives)))
                 continue
+            if body is None:  # split the body only for a fact that is not cited under evidence:
+                body = sentences(record.body, record.body_line)
             linking = [s for s in body if spec.target and s.citations and (item in s.targets or f"{spec.target}/{item}" in s.targets)]
             sentence = min(linking, key=lambda s: bool(rests_on(s.citations, derivatives)), default=None)  # the first resting on an original, if any
             if sentence is None:

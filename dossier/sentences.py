@@ -8,9 +8,10 @@ bodies this way.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from .markup import CITATION, LINK, LIST_ITEM, paragraphs, unescape_quote
@@ -33,14 +34,19 @@ class ClaimCitation:
 
 @dataclass(frozen=True)
 class Sentence:
-    """A sentence of a body: its plain text, its citations, its file line and where it lies in the body."""
+    """A sentence of a body: its citations, its file line, where it lies in the body, and its plain text."""
 
-    text: str
     markdown: str  # as written, citations and all
     citations: tuple[ClaimCitation, ...]
     line: int
     start: int  # offset in the body of its first word
     end: int  # offset in the body just after its last citation (or its last character)
+    label: Callable[[str], str] | None = field(default=None, compare=False, repr=False)  # see plain()
+
+    @functools.cached_property
+    def text(self) -> str:
+        """Return the sentence as plain words (worked out when first asked: most readers need only its markdown)."""
+        return plain(self.markdown, self.label)
 
     @property
     def digest(self) -> str:
@@ -99,7 +105,7 @@ def sentences(body: str, first_line: int, label: Callable[[str], str] | None = N
                 continue
             piece = paragraph[lead:end]
             cited = tuple(ClaimCitation(m[1], unescape_quote(m[2])) for m in CITATION.finditer(piece))
-            text = plain(piece, label)
-            if text or cited:
-                found.append(Sentence(text, piece, cited, line + paragraph.count("\n", 0, lead), offset + lead, offset + end))
+            sentence = Sentence(piece, cited, line + paragraph.count("\n", 0, lead), offset + lead, offset + end, label)
+            if cited or piece.strip(" \t\n*_"):  # not emphasis marks alone
+                found.append(sentence)
     return found

@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Mapping
 from . import graph
 from .audit import Auditor
 from .cache import BodyCache
+from .claims import ClaimIndex
 from .drafts import MODES, draft_files, link_with_drafts
 from .inputs import Edits, Inputs, digest
 from .link import Key, Site, check_references
@@ -89,6 +90,7 @@ class Session:
         self.paths: dict[Key, str] = {}  # the content file of each record marked as changed
         self.file_problems: list[Problem] = []  # problems of reading and validating, as last worked out
         self.auditor = Auditor()  # remembers the warnings of records that have not changed
+        self.claim_index = ClaimIndex()  # each record's claims, kept with the session: an edit works out only its own again
 
     @property
     def root(self) -> Path:
@@ -194,6 +196,7 @@ class Session:
         if self.renderer is None:
             self.renderer = Renderer(self.site, self.inputs.root / "templates", portable=self.portable)
             self.renderer.cache = self.body_cache
+            self.renderer.claim_index = self.claim_index
         self.renderer.site = self.site
         self.renderer.forget()
         old, pending = self.rendered, self.pending
