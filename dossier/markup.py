@@ -7,7 +7,7 @@ import html
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
 import markdown
 import nh3
@@ -23,6 +23,9 @@ LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]++|\\.)*+)"((?:\s+(?:sole|show))*)\s*\]')  # possessive: the quote ends at its first unescaped '"' 
 CITATION_START = re.compile(r"\[@")
 CLAIM, SUPPORT = "\ue001{}\ue002", "\ue003{}\ue004"  # where a claim starts, and where its support is shown (claims.mark_claims)
+MARKS = re.compile(CITATION.pattern + "|" + CLAIM.format(r"(\d+)") + "|" + SUPPORT.format(r"(\d+)"))  # what render() writes in itself
+HELD, HELD_AT = "\ue010{}\ue011", re.compile("\ue010(\\d+)\ue011")  # a mark's place while Markdown runs
+HELD_SPLIT = re.compile("(\ue010\\d+\ue011)")
 ESCAPED = re.compile(r"\\(.)")
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
@@ -120,22 +123,11 @@ class Resolver(Protocol):
 
     def link(self, target: str, label: str | None) -> tuple[str, str]: ...  # (href, text)
 
-    def cite(self, source: str, quote: str) -> etree.Element: ...
+    def cite(self, source: str, quote: str, typeset: Callable[[str], str]) -> str: ...  # its marker's HTML; typeset: smarty's quotes and dashes for its text
 
-    def claim(self, number: int) -> etree.Element: ...  # the anchor of a claim
+    def claim(self, number: int) -> str: ...  # the anchor of a claim, as HTML
 
-    def support(self, number: int) -> etree.Element: ...  # a claim's count of independent sources
-
-
-class _ClaimPattern(InlineProcessor):
-    """A claim's anchor (CLAIM) or its support (SUPPORT), as the resolver gives them."""
-
-    def __init__(self, pattern: str, renderer: "BodyRenderer", kind: str):
-        super().__init__(pattern)
-        self.renderer, self.kind = renderer, kind
-
-    def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
-        return getattr(self.renderer.resolver, self.kind)(int(m.group(1))), m.start(0), m.end(0)
+    def support(self, number: int) -> str: ...  # a claim's count of independent sources, as HTML
 
 
 class _LinkPattern(InlineProcessor):
@@ -150,30 +142,13 @@ class _LinkPattern(InlineProcessor):
         return element, m.start(0), m.end(0)
 
 
-class _CitationPattern(InlineProcessor):
-    def __init__(self, pattern: str, renderer: "BodyRenderer"):
-        super().__init__(pattern)
-        self.renderer = renderer
-
-    def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
-        quote = unescape_quote(m.group(2))
-        marker = self.renderer.resolver.cite(m.group(1), quote)
-        if not has_flag(m, "show"):
-            return marker, m.start(0), m.end(0)
-        shown = etree.Element("span", {"class": "shown-quote"})
-        passage = etree.SubElement(shown, "q")
-        passage.text = AtomicString(inner_quotes(quote))
-        shown.append(marker)
-        return shown, m.start(0), m.end(0)
-
-
 class QuickInline(InlineProcessor_):
     """Markdown's inline processor, skipping each pattern on texts that lack the characters every
     match of it needs (most texts have no backtick, no '<', no '&', no image): the same result,
     without a Python call per pattern per text. Used only where Markdown's internals are as expected."""
 
     TRIGGERS = {
-        "dossier-citation": ("[@",), "dossier-link": ("[[",), "dossier-claim": ("\ue001",), "dossier-support": ("\ue003",), "backtick": ("`",), "escape": ("\\",),
+        "dossier-link": ("[[",), "backtick": ("`",), "escape": ("\\",),
         "reference": ("[",), "link": ("[",), "short_reference": ("[",), "image_link": ("![",),
         "image_reference": ("![",), "short_image_ref": ("![",), "autolink": ("<",), "automail": ("<",),
         "html": ("<",), "entity": ("&",), "linebreak": ("  \n",),
@@ -216,14 +191,9 @@ class QuickSmarty(Treeprocessor):
     Markdown. It takes the patterns from smarty itself, and writes the characters that smarty's
     entities become once the HTML is sanitised."""
 
-    PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
-
     def __init__(self, md: markdown.Markdown, stock: Treeprocessor):
         super().__init__(md)
-        self.patterns = [
-            (pattern.compiled_re, [html.unescape(part) if isinstance(part, str) else part for part in pattern.replace])
-            for pattern in stock.inlinePatterns  # type: ignore[attr-defined]
-        ]
+        self.patterns = smarty_patterns(stock)
 
     def run(self, root: etree.Element) -> None:
         for element in root.iter():
@@ -235,17 +205,47 @@ class QuickSmarty(Treeprocessor):
 
     def educate(self, text: str) -> str:
         """Return a text with smarty's substitutions made."""
-        if "'" not in text and '"' not in text and "--" not in text and "..." not in text:
-            return text  # every pattern needs one of these
-        found: list[str] = []
-        for regex, replace in self.patterns:
-            match = regex.search(text)
-            while match:
-                found.append("".join(match.group(part) if isinstance(part, int) else part for part in replace))
-                placeholder = "\x02klzzwxh:%04d\x03" % (len(found) - 1)
-                text = text[: match.start()] + placeholder + text[match.end():]
-                match = regex.search(text, match.start() + len(placeholder))
-        return self.PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
+        return educate(text, self.patterns)
+
+
+SmartyPatterns = list[tuple[re.Pattern, list]]
+SMARTY_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
+
+
+def smarty_patterns(stock: Treeprocessor) -> SmartyPatterns:
+    """Return the patterns of smarty's own inline processor, with the characters its entities stand for."""
+    return [(pattern.compiled_re, [html.unescape(part) if isinstance(part, str) else part for part in pattern.replace])
+            for pattern in stock.inlinePatterns]  # type: ignore[attr-defined]
+
+
+def educate(text: str, patterns: SmartyPatterns) -> str:
+    """Return a text with smarty's curly quotes, dashes and ellipses, as smarty makes them. A
+    citation's or claim's place (HELD) parts the text as the element it stands for would."""
+    if HELD[0] in text:
+        return "".join(piece if HELD_AT.fullmatch(piece) else educate(piece, patterns) for piece in HELD_SPLIT.split(text))
+    if "'" not in text and '"' not in text and "--" not in text and "..." not in text:
+        return text  # every pattern needs one of these
+    found: list[str] = []
+    for regex, replace in patterns:
+        match = regex.search(text)
+        while match:
+            found.append("".join(match.group(part) if isinstance(part, int) else part for part in replace))
+            placeholder = "\x02klzzwxh:%04d\x03" % (len(found) - 1)
+            text = text[: match.start()] + placeholder + text[match.end():]
+            match = regex.search(text, match.start() + len(placeholder))
+    return SMARTY_PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
+
+
+def escape_text(text: str) -> str:
+    """Escape text as the sanitiser writes it (sanitize): the body's markers must read as if it had written them."""
+    return text.replace("&", "&amp;").replace("\xa0", "&nbsp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def element(tag: str, attributes: dict[str, str], inner: str = "") -> str:
+    """Return an element's HTML as the sanitiser writes it: attributes in name order, values escaped."""
+    written = "".join(f' {name}="{value.replace("&", "&amp;").replace(chr(160), "&nbsp;").replace(chr(34), "&quot;")}"'
+                      for name, value in sorted(attributes.items()))
+    return f"<{tag}{written}>{inner}</{tag}>"
 
 
 class BodyRenderer:
@@ -255,22 +255,42 @@ class BodyRenderer:
         self.resolver: Resolver | None = None
         self.md = markdown.Markdown(extensions=["smarty", "sane_lists", "tables"], output_format="html")
         # Before Markdown's own link and escape patterns, so that brackets and quotes stay intact.
-        self.md.inlinePatterns.register(_CitationPattern(CITATION.pattern, self), "dossier-citation", 200)
         self.md.inlinePatterns.register(_LinkPattern(LINK.pattern, self), "dossier-link", 199)
-        self.md.inlinePatterns.register(_ClaimPattern(CLAIM.format(r"(\d+)"), self, "claim"), "dossier-claim", 202)
-        self.md.inlinePatterns.register(_ClaimPattern(SUPPORT.format(r"(\d+)"), self, "support"), "dossier-support", 201)
+        self.smarty = smarty_patterns(self.md.treeprocessors["smarty"])
         self.md.treeprocessors.register(QuickSmarty(self.md, self.md.treeprocessors["smarty"]), "smarty", 6)
         if QuickInline.usable():
             self.md.treeprocessors.register(QuickInline(self.md), "inline", 20)
 
     def render(self, body: str, resolver: Resolver) -> str:
-        """Return the body as HTML with links resolved, citations numbered and raw HTML sanitised."""
+        """Return the body as HTML with links resolved, citations numbered and raw HTML sanitised.
+
+        Citations and claim marks stand in Markdown as placeholders, each a few characters that no
+        Markdown syntax reads, and are written in after sanitising, in the order they come: an element
+        made inside Markdown costs several times as much, and they are dossier's own HTML."""
+        held: list[re.Match] = []
+
+        def hold(match: re.Match) -> str:
+            held.append(match)
+            return HELD.format(len(held) - 1)
+
         self.resolver = resolver
         try:
-            html = self.md.reset().convert(body)
+            html = sanitize(self.md.reset().convert(MARKS.sub(hold, body)))
+            return HELD_AT.sub(lambda m: self.place(held[int(m[1])], resolver), html) if held else html
         finally:
             self.resolver = None
-        return sanitize(html)
+
+    def place(self, mark: re.Match, resolver: Resolver) -> str:
+        """Return the HTML of a citation (its quoted passage before it, if shown), a claim's anchor or its support."""
+        if mark[4]:
+            return resolver.claim(int(mark[4]))
+        if mark[5]:
+            return resolver.support(int(mark[5]))
+        quote = unescape_quote(mark[2])
+        marker = resolver.cite(mark[1], quote, lambda text: educate(text, self.smarty))
+        if not has_flag(mark, "show"):
+            return marker
+        return element("span", {"class": "shown-quote"}, element("q", {}, escape_text(inner_quotes(quote))) + marker)
 
 
 def sanitize(html: str) -> str:

@@ -19,7 +19,7 @@ from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
 from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
-from .markup import BodyRenderer, inner_quotes
+from .markup import BodyRenderer, element, escape_text, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
 from .provenance import mark_inferred, marker
@@ -124,28 +124,25 @@ class PageContext:
             self.references.append(reference)
         return reference
 
-    def cite(self, source_id: str, quote: str) -> etree.Element:
-        """Return the marker element for a citation, adding a backlink to its reference."""
+    def cite(self, source_id: str, quote: str, typeset: Callable[[str], str] = lambda text: text) -> str:
+        """Return the marker HTML for a citation, adding a backlink to its reference (typeset: what
+        the body's typography does to its passage and outlet)."""
         reference = self.reference(source_id, quote)
         marker = f"cite-ref-{reference.number}-{len(reference.uses) + 1}"
         reference.uses.append(marker)
-        sup = etree.Element("sup", {"class": "citation", "id": marker})
-        anchor = etree.SubElement(sup, "a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"{marker}-preview"})
-        anchor.text = f"[{reference.number}]"
-        # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
-        preview = etree.SubElement(sup, "span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"})
-        passage = etree.SubElement(preview, "q", {"lang": reference.source.language} if reference.source.language != self.lang else {})
-        passage.text = inner_quotes(quote)
-        passage.tail = f" — {reference.source.outlet}"
         self.reads[("outlet", source_id)] = reference.source.outlet
         self.reads[("language", source_id)] = reference.source.language  # the quote is marked with it where the page's differs
-        return sup
+        anchor = element("a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"{marker}-preview"}, f"[{reference.number}]")
+        # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
+        passage = element("q", {"lang": reference.source.language} if reference.source.language != self.lang else {}, escape_text(typeset(inner_quotes(quote))))
+        preview = element("span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"}, passage + escape_text(typeset(f" — {reference.source.outlet}")))
+        return element("sup", {"class": "citation", "id": marker}, anchor + preview)
 
-    def claim(self, number: int) -> etree.Element:
+    def claim(self, number: int) -> str:
         """Return the anchor of a claim, which the claims page links to."""
-        return etree.Element("span", {"class": "claim", "id": f"claim-{number}"})
+        return element("span", {"class": "claim", "id": f"claim-{number}"})
 
-    def support(self, number: int) -> etree.Element:
+    def support(self, number: int) -> str:
         """Return a claim's count of independent sources: short to the eye, in words for a screen reader."""
         derived_from: dict[str, str | None] = {}
         for source_id in self.claims[number - 1]:
@@ -154,14 +151,12 @@ class PageContext:
                 derived_from[source_id] = self.reads[("derived", source_id)] = original
                 source_id = original or source_id
         short, words = support_words(support_level(self.claims[number - 1], derived_from), self.lang)
-        marker = etree.Element("span", {"class": "support", "data-pagefind-ignore": ""})
-        etree.SubElement(marker, "span", {"aria-hidden": "true"}).text = short
-        etree.SubElement(marker, "span", {"class": "visually-hidden"}).text = f" ({words})"
-        return marker
+        return element("span", {"class": "support", "data-pagefind-ignore": ""},
+                       element("span", {"aria-hidden": "true"}, escape_text(short)) + element("span", {"class": "visually-hidden"}, escape_text(f" ({words})")))
 
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""
-        return Markup(etree.tostring(self.cite(source_id, quote), encoding="unicode", method="html"))
+        return Markup(self.cite(source_id, quote))
 
 
 class Renderer:

@@ -10,6 +10,7 @@ from importlib import metadata
 from conftest import PROJECT
 
 from dossier import markup
+from dossier.claims import mark_claims
 from dossier.markup import BodyRenderer, QuickInline
 
 
@@ -17,11 +18,14 @@ class Resolver:
     def link(self, target: str, label: str | None) -> tuple[str, str]:
         return "x/", label or target
 
-    def cite(self, source: str, quote: str) -> etree.Element:
-        marker = etree.Element("sup")
-        etree.SubElement(marker, "q").text = quote
-        marker[0].tail = " — Outlet's"
-        return marker
+    def cite(self, source: str, quote: str, typeset) -> str:
+        return f"<sup><q>{typeset(quote)}</q>{typeset(' — Outlet' + chr(39) + 's')}</sup>"
+
+    def claim(self, number: int) -> str:
+        return f'<span id="claim-{number}"></span>'
+
+    def support(self, number: int) -> str:
+        return f"<span>{number}</span>"
 
 
 def stock_renderer(monkeypatch) -> BodyRenderer:
@@ -33,7 +37,7 @@ def stock_renderer(monkeypatch) -> BodyRenderer:
 
 
 PIECES = ["'", '"', "-", "--", "---", "...", ".", " ", "\n", "\n\n", "a", "s", "1", "80s", "(", ")", "[", "]", "&nbsp;", "&amp;", "&#39;",
-          "–", "*", "**", "_", "__", "`c`", "\\'", '\\"', "\\*", "> ", "- ", "1. ", "[[x]]", "[[x|y's]]", '[@s "q\'s"]', '[@s "a" show]',
+          "–", "*", "**", "_", "__", "`c`", "\\'", '\\"', "\\*", "> ", "- ", "1. ", "[[x]]", "[[x|y's]]", ' [@s "q\'s"] ', ' [@s "a" show] ',
           "<em>", "</em>", "<span>", "![a](b)", "[a](http://x)", "[a][b]", "<http://a.b>", "<a@b.c>", "  \n", "<<", ">>", ",", "!", "?"]
 
 
@@ -45,6 +49,16 @@ def test_quick_processors_match_markdowns_own(monkeypatch):
     texts += [path.read_text(encoding="utf-8").split("\n---\n", 1)[-1] for path in sorted(PROJECT.glob("content/*/*.md"))]
     for text in texts:
         assert quick.render(text, Resolver()) == stock.render(text, Resolver()), text
+
+
+def test_a_quotation_after_a_claims_anchor_opens_as_it_would_at_the_start_of_a_text():
+    # Claims and citations stand in Markdown as placeholders; smarty must read each as the boundary
+    # the element it stands for would be: a quote right after a claim's anchor opens (“), never closes.
+    body = '"We have time," he said.[@s "q\'s -- x"] "Next," she said.[@s "r"]'
+    marked, _ = mark_claims(body)
+    html = BodyRenderer().render(marked, Resolver())
+    assert html == ('<p><span id="claim-1"></span>“We have time,” he said.<sup><q>q’s – x</q> — Outlet’s</sup><span>1</span>'
+                    '<span id="claim-2"></span> “Next,” she said.<sup><q>r</q> — Outlet’s</sup><span>2</span></p>')
 
 
 def pinned(name: str) -> str:
