@@ -8,7 +8,7 @@ import functools
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -210,7 +210,7 @@ class Renderer:
         env.filters["inner_quotes"] = inner_quotes
         env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
         env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
-        env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, timeline_groups=timeline_groups, month_names=MONTHS)
+        env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
         env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
             own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
             passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
@@ -493,6 +493,7 @@ class ArticleParagraph:
     html: Markup
     inserted: bool
     passages: list  # passages that start in this paragraph
+    citing: list  # the keys of the records that cite them, in order
 
 
 def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
@@ -503,13 +504,17 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
     passages = sorted(site.passages.get(source.id, {}).values(), key=lambda p: (p.start, p.end, p.id))
     result = []
     offset = 0
+    following, here = 0, []  # the next passage to start, and those that reach into the current line
     for line in text.split("\n"):
         start, end = offset, offset + len(line)
         offset = end + 1
+        while following < len(passages) and passages[following].start < end:
+            here.append(passages[following])
+            following += 1
+        here = [p for p in here if p.end > start]  # in the passages' order: those that start before the line ends and end after it starts
         if not line.strip():
             continue
         inserted = any(line.lstrip().startswith(prefix) for prefix in source.inserted_lines)
-        here = [p for p in passages if p.start < end and p.end > start]
         cuts = sorted({start, end} | {min(max(b, start), end) for p in here for b in (p.start, p.end)})
         pieces = []
         for left, right in zip(cuts, cuts[1:]):
@@ -519,8 +524,25 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
             # Each piece names the passages it belongs to, so that the page can highlight exactly one.
             names = " ".join(p.id for p in covering)
             pieces.append(anchors + (f'<mark class="cited" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
-        result.append(ArticleParagraph(Markup("".join(pieces)), inserted, [p for p in here if start <= p.start < end]))
+        starting = [p for p in here if start <= p.start < end]
+        result.append(ArticleParagraph(Markup("".join(pieces)), inserted, starting, sorted({key for p in starting for key in p.cited_by})))
     return result
+
+
+def link_items(site: SiteReads, keys: Iterable[Key], rel: Callable[[str], str], kinds: Mapping[str, str] | None = None,
+               lang: str = "en", end: str = "") -> Markup:
+    """Return a list item linking to each record (with its kind's name after it, from kinds, in the
+    page's language), each followed by end: a source page lists hundreds, which a template loop makes slowly."""
+    from markupsafe import escape
+
+    translate = translations(lang).gettext
+    items = []
+    for key in keys:
+        record = site.site.get(key)
+        site.reads.add(token("label", key))  # as reading its address and label through site.get() notes
+        kind = f' <span class="kind">({escape(translate(kinds[record.collection]))})</span>' if kinds is not None else ""
+        items.append(f'<li><a href="{escape(rel(record.page_url))}">{escape(record.label)}</a>{kind}</li>{end}')
+    return Markup("".join(items))
 
 
 def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
