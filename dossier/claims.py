@@ -123,30 +123,64 @@ def level_order(level: str) -> tuple[int, int]:
 
 class ClaimIndex:
     """The claims of a site by support level, kept between versions of the site: a record's claims
-    are worked out again only when the record changed (or what a source derives from did)."""
+    are worked out again only when the record changed (every record's, when what a source derives
+    from did, or a record's name, which other records' claims may show). `version` counts the
+    changes to what claims() returns, so that an edit that changes no claim costs no more."""
 
     def __init__(self) -> None:
         self.derived_from: dict[str, str | None] = {}
         self.records: dict[tuple[str, str], tuple[Record, list[Claim], tuple]] = {}  # its claims, and the names of the records it links to
+        self.found: dict[str, list[Claim]] | None = None
+        self.version = 0
 
     def claims(self, site: Any) -> dict[str, list[Claim]]:
         """Return every claim of a linked site by support level, most sources first, each level in the records' order."""
         derived_from = {sid: getattr(source, "derived_from", None) for sid, source in site.records["sources"].items()}
         if derived_from != self.derived_from:
-            self.derived_from, self.records = derived_from, {}
-        found: dict[str, list[Claim]] = {}
+            self.derived_from, self.records, self.found = derived_from, {}, None
+        records = site.all_records()
+        changed = [r for r in records if (cached := self.records.get((r.collection, r.id))) is None or cached[0] is not r]
+        if self.found is not None and not changed and len(records) == len(self.records):
+            return self.found
+        renamed = any(key in self.records and self.records[key][0].label != r.label for r in changed for key in [(r.collection, r.id)])
+        if self.found is None or renamed or len(records) != len(self.records) or any((r.collection, r.id) not in self.records for r in changed):
+            return self.recount(site, records)
+        moved = False
+        for record in changed:
+            key = (record.collection, record.id)
+            claims = record_claims(site, record, derived_from)
+            moved = moved or claims != self.records[key][1]
+            self.records[key] = (record, claims, self.names(site, key))
+        return self.gather(records) if moved else self.found
+
+    def recount(self, site: Any, records: list[Record]) -> dict[str, list[Claim]]:
+        """Work out again the claims of every record whose claims, or the names they show, may differ."""
         kept = {}
-        for record in site.all_records():
+        for record in records:
             key = (record.collection, record.id)
             cached = self.records.get(key)
-            names = tuple(site.get(linked).label for linked in site.links.get(key, ()))  # what its links show
+            names = self.names(site, key)
             if cached is None or cached[0] is not record or cached[2] != names:
-                cached = (record, record_claims(site, record, derived_from), names)
+                cached = (record, record_claims(site, record, self.derived_from), names)
             kept[key] = cached
-            for claim in cached[1]:
-                found.setdefault(claim.level, []).append(claim)
         self.records = kept
-        return {level: found[level] for level in sorted(found, key=level_order)}
+        return self.gather(records)
+
+    def gather(self, records: list[Record]) -> dict[str, list[Claim]]:
+        """Put every record's claims together by support level; count a new version if they differ."""
+        found: dict[str, list[Claim]] = {}
+        for record in records:
+            for claim in self.records[(record.collection, record.id)][1]:
+                found.setdefault(claim.level, []).append(claim)
+        found = {level: found[level] for level in sorted(found, key=level_order)}
+        if found != self.found:
+            self.found, self.version = found, self.version + 1
+        return self.found  # type: ignore[return-value]
+
+    @staticmethod
+    def names(site: Any, key: tuple[str, str]) -> tuple:
+        """Return the names of the records a record links to: its claims show them."""
+        return tuple(site.get(linked).label for linked in site.links.get(key, ()))
 
 
 def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None]) -> list[Claim]:

@@ -276,6 +276,11 @@ class Renderer:
         first, shown = page_of(claims, number)
         return {"levels": levels, "title": level_title(level, page.lang), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
 
+    def claims_version(self) -> int:
+        """Return the version of the site's claims (ClaimIndex.version), working them out if need be."""
+        self.claims()
+        return self.claim_index.version
+
     def claims_shown(self) -> dict[str, tuple]:
         """Return what each claims page shows, by output path: the pages an edit changes are those whose entry differs."""
         found = self.claims()

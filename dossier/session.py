@@ -82,6 +82,7 @@ class Session:
         self.page_paths: set[str] = set()  # the pages last rendered
         self.reads: dict[str, frozenset] = {}  # what each page read when last rendered (reads.py)
         self.claims_shown: dict[str, tuple | bytes] = {}  # what each claims page showed when last rendered (Renderer.claims_shown), or its digest once kept on disk
+        self.claims_version = -1  # the claim index's version when they were worked out
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
         self.body_cache: BodyCache | None = None
@@ -202,7 +203,10 @@ class Session:
         old, pending = self.rendered, self.pending
         everything = pending is EVERYTHING or old is None
         new_pages: set[str] = set()
-        claims = self.renderer.claims_shown()  # the claims pages read every body: they render again when what they show changes
+        # The claims pages read every body: they render again when what they show changes, which only
+        # a change to the claims can change.
+        version = self.renderer.claims_version()
+        claims = self.claims_shown if not everything and version == self.claims_version and self.claims_shown else self.renderer.claims_shown()
         self.pages_changed = (everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
                               or claims.keys() != self.claims_shown.keys())
         if self.pages_changed:  # titles, filters and the set of pages may differ
@@ -212,7 +216,7 @@ class Session:
         found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.reads)  # type: ignore[arg-type]
         paths, extras = (set(self.pages), True) if found is EVERYTHING else found
         paths |= {path for path, shown in claims.items() if not same_claims(self.claims_shown.get(path), shown)}
-        self.claims_shown = claims
+        self.claims_shown, self.claims_version = claims, version
         return sorted(paths | new_pages), extras or self.extras_pending or (self.portable and bool(paths))
 
     def render(self, previous: Path | None = None) -> Outcome:
