@@ -2,11 +2,13 @@
 
 Pagefind (the `pagefind[extended]` package, with its bundled binary) indexes every page that marks
 its text with `data-pagefind-body`; a large site in parts, of which a build indexes again only those
-whose pages changed. The portable build's plain index is in fallback.py.
+whose pages changed, or, after a few edits, only those pages into a small extra bundle (the delta).
+The portable build's plain index is in fallback.py.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import html
 import json
@@ -19,8 +21,9 @@ import sys
 import tempfile
 import threading
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .i18n import LANGUAGES
 from .problems import BuildFailure
@@ -45,6 +48,15 @@ PART_CHARACTERS = 100_000
 # that is ("to" for "torres"): each part also indexes a page holding every word of the site, which
 # the search page leaves out of its results, so that a part answers as the whole index would.
 VOCABULARY_PAGE = "pagefind-vocabulary/index.html"
+# Once a site is in parts, a build indexes the pages new, changed or gone since the parts were last
+# all indexed (accumulated over builds) into one small extra bundle, the delta, and carries every part
+# over, while those pages are at most PART_PAGES // DELTA_SHARE. The delta is indexed whole at each
+# build and the search page loads the list of pages it replaces, so it must stay small beside a part:
+# a quarter of one costs about a quarter of one part's run, and beyond that, indexing the parts holding
+# those pages again costs little more and leaves no delta. A site in one part is indexed whole, as
+# before: it has no vocabulary page, and a run over one part is what a delta would save little on.
+DELTA = "delta"  # the delta's folder in the bundle
+DELTA_SHARE = 4
 TAG = re.compile(r"<[^>]*>")
 WORD = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
 JOINER = re.compile(r"['’.\-]")
@@ -89,9 +101,23 @@ def part_of(path: str, count: int) -> int:
     return zlib.crc32(path.encode("utf-8")) % count
 
 
+DELTA_PART = -1  # the delta's number among the parts
+
+
 def part_folder(number: int) -> str:
-    """Return where a part's bundle goes in the site: the first is the one the search page loads."""
-    return BUNDLE if number == 0 else f"{BUNDLE}/parts/{number}"
+    """Return where a part's (or the delta's) bundle goes in the site: the first is the one the search page loads."""
+    return BUNDLE if number == 0 else f"{BUNDLE}/{DELTA}" if number == DELTA_PART else f"{BUNDLE}/parts/{number}"
+
+
+@dataclass
+class Delta:
+    """The pages indexed since the parts were, in a bundle of their own (see DELTA)."""
+
+    pages: list[str]  # the pages it indexes: those new or changed since the parts were indexed
+    replaces: list[str]  # those and the pages gone since: the search page drops the parts' copies
+    base: set[str]  # the words the parts were indexed with
+    added: list[str]  # the site's words that are not among those
+    carried: bool = False  # no page changed since the previous delta: it is carried over
 
 
 def index_site(folder: Path, pages: Iterable[str]) -> None:
@@ -105,7 +131,9 @@ class Indexing:
 
     words: every word of those pages, as words_of() finds them (None: read the pages to find them).
     changed: the searchable pages that are new, changed or gone since previous was indexed (None:
-    index every part). A change to the site's words changes every part (see VOCABULARY_PAGE). In
+    index every part). While the pages changed since previous's parts were all indexed are few, only
+    they are indexed, into the delta (see DELTA); else the parts holding them, and every part when the
+    site's words changed (see VOCABULARY_PAGE). In
     the background, Pagefind runs at the lowest CPU priority (where `nice` exists), each run
     leading its own process group.
     """
@@ -118,9 +146,11 @@ class Indexing:
         # language, and a part without the reader's language would answer in another one.
         self.vocabularies = [VOCABULARY_PAGE] + sorted({f"{path.split('/')[0]}/{VOCABULARY_PAGE}" for part in self.parts for path in part
                                                         if path.split("/")[0] in LANGUAGES})
-        self.todo: list[int] = []
+        self.todo: list[int] = []  # the parts to index, and DELTA_PART for the delta
         self.queue: list[int] = []
-        self.vocabulary = ""  # digest of the site's words, when it comes in parts
+        self.vocabulary = ""  # digest of the words the parts are indexed with, when the site comes in parts
+        self.listing: dict = {}  # the previous index's parts.json, if it can be brought up to date
+        self.delta: Delta | None = None
         self.running: dict[int, subprocess.Popen] = {}
         self.failures: list[str] = []
         self.stopped = False
@@ -135,12 +165,22 @@ class Indexing:
         for each part, waiting for one of the slots that widen() may add to."""
         try:
             count = len(self.parts)
-            if count > 1:
-                self.write_vocabulary()
-            if self.previous is None or changed is None or previous_index(self.previous) != (count, self.vocabulary):
-                self.todo = list(range(count))
+            if count > 1 and self.words is None:
+                self.words = set().union(*(words_of((self.folder / path).read_bytes()) for part in self.parts for path in part))
+            self.listing = previous_listing(self.previous) if self.previous is not None and changed is not None else {}
+            self.delta = self.plan_delta(changed) if count > 1 else None
+            if self.delta is not None:
+                self.vocabulary = self.listing["words"]
+                self.write_vocabulary(self.delta.base | (self.words or set()))
+                self.todo = [] if self.delta.carried else [DELTA_PART]
             else:
-                self.todo = sorted({part_of(path, count) for path in changed})
+                if count > 1:
+                    self.vocabulary = self.write_vocabulary(self.words or set())
+                if not self.listing or len(self.listing["parts"]) + 1 != count or self.listing.get("words", "") != self.vocabulary:
+                    self.todo = list(range(count))
+                else:
+                    replaced = set(self.listing.get(DELTA, {}).get("replaces", ()))
+                    self.todo = sorted({part_of(path, count) for path in (changed or set()) | replaced})
             self.queue = list(self.todo)
             workers = [threading.Thread(target=self.work, daemon=True) for _ in self.todo]
             for worker in workers:
@@ -174,13 +214,36 @@ class Indexing:
         for _ in range(more):
             self.slots.release()
 
+    def plan_delta(self, changed: set[str] | None) -> Delta | None:
+        """Return the delta to index (or carry over) from the previous index, or None where there can
+        be none: no previous index in parts of the same number, words it was indexed with that cannot
+        be read back, or more pages changed since it was indexed whole than a delta takes."""
+        listing, count = self.listing, len(self.parts)
+        if changed is None or len(listing.get("parts", ())) + 1 != count:
+            return None
+        kept = listing.get(DELTA, {})
+        replaced = set(kept.get("replaces", ())) | changed
+        if not replaced or len(replaced) > PART_PAGES // DELTA_SHARE:
+            return None
+        assert self.previous is not None
+        base = base_words(self.previous / BUNDLE, listing)
+        if base is None:
+            return None
+        pages = set(path for part in self.parts for path in part)
+        return Delta(sorted(replaced & pages), sorted(replaced), base, sorted((self.words or set()) - base), carried=bool(kept) and not changed)
+
+    def output(self, number: int) -> Path:
+        """Return the folder beside the bundle where a part (or the delta) is indexed."""
+        return self.folder / f".{BUNDLE}-{DELTA if number == DELTA_PART else f'part-{number}'}"
+
     def index_part(self, number: int) -> str | None:
-        """Index one part into its own folder beside the bundle; return what went wrong, if anything."""
-        output = self.folder / f".{BUNDLE}-part-{number}"
+        """Index one part (or the delta) into its own folder beside the bundle; return what went wrong, if anything."""
+        output = self.output(number)
         shutil.rmtree(output, ignore_errors=True)
         with tempfile.TemporaryDirectory() as workdir:
             # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
-            pages = self.parts[number] + (self.vocabularies if len(self.parts) > 1 else [])
+            own = self.delta.pages if number == DELTA_PART and self.delta is not None else self.parts[number]
+            pages = own + (self.vocabularies if len(self.parts) > 1 else [])
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
             settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": [NOT_INDEXED], "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -223,20 +286,22 @@ class Indexing:
             raise indexing_failed(self.failures[0] if self.failures else 'stopped')
         bundle = self.folder / f".{BUNDLE}-new"
         shutil.rmtree(bundle, ignore_errors=True)
-        for number in range(len(self.parts)):
+        numbers = list(range(len(self.parts))) + ([DELTA_PART] if self.delta is not None else [])
+        for number in numbers:
             target = bundle / part_folder(number).removeprefix(BUNDLE).lstrip("/")
             target.parent.mkdir(parents=True, exist_ok=True)
             if number in self.todo:
-                (self.folder / f".{BUNDLE}-part-{number}").rename(target)
+                self.output(number).rename(target)
             elif not self.carry_part(number, target):
                 failure = self.index_part(number)  # the previous part is not all there: index it again
                 if failure:
                     self.clean()
                     raise indexing_failed(failure)
-                (self.folder / f".{BUNDLE}-part-{number}").rename(target)
+                self.output(number).rename(target)
+                if number == 0:
+                    self.listing.pop("vocabulary", None)  # its vocabulary page may hold other words now
         self.remove_vocabulary()
-        names = [f"parts/{number}/" for number in range(1, len(self.parts))]
-        (bundle / "parts.json").write_text(json.dumps({"parts": names, "words": self.vocabulary}) + "\n", encoding="utf-8")
+        (bundle / "parts.json").write_text(json.dumps(self.parts_listing(bundle), ensure_ascii=False) + "\n", encoding="utf-8")
         live, old = self.folder / BUNDLE, self.folder / f".{BUNDLE}-old"
         shutil.rmtree(old, ignore_errors=True)
         if live.exists():
@@ -244,11 +309,27 @@ class Indexing:
         bundle.rename(live)
         shutil.rmtree(old, ignore_errors=True)
 
+    def parts_listing(self, bundle: Path) -> dict:
+        """Return what the search page reads from parts.json: the other parts' folders, and the delta's
+        folder, the pages it replaces, its own results' ids and the words new since the parts were
+        indexed; and, for the next build, the digest of the words the parts were indexed with and the
+        fragment of the first part's vocabulary page, which holds them."""
+        if len(self.parts) == 1:
+            return {"parts": [], "words": ""}
+        vocabulary = self.listing.get("vocabulary") if 0 not in self.todo else None
+        if vocabulary is None or not (bundle / "fragment" / f"{vocabulary}.pf_fragment").is_file():
+            vocabulary = next((name for name, data in fragments(bundle) if data.get("url") == "/" + VOCABULARY_PAGE.removesuffix("index.html")), "")
+        listing = {"parts": [f"parts/{number}/" for number in range(1, len(self.parts))], "words": self.vocabulary, "vocabulary": vocabulary}
+        if self.delta is not None:
+            ids = sorted(name for name, data in fragments(bundle / DELTA) if not data.get("url", "").endswith("/pagefind-vocabulary/"))
+            listing[DELTA] = {"folder": f"{DELTA}/", "replaces": self.delta.replaces, "ids": ids, "added": self.delta.added}
+        return listing
+
     def carry_part(self, number: int, target: Path) -> bool:
-        """Link a part's bundle from the previous site into target; tell whether it was all there."""
+        """Link a part's (or the delta's) bundle from the previous site into target; tell whether it was all there."""
         assert self.previous is not None
         source = self.previous / part_folder(number)
-        files = [path for path in walk_files(source) if path.split("/")[0] != "parts" and path != "parts.json"] if number == 0 else list(walk_files(source))
+        files = [path for path in walk_files(source) if path.split("/")[0] not in ("parts", DELTA) and path != "parts.json"] if number == 0 else list(walk_files(source))
         try:
             if "pagefind.js" in files:
                 carry_over(source, target, files)
@@ -258,12 +339,10 @@ class Indexing:
         shutil.rmtree(target, ignore_errors=True)
         return False
 
-    def write_vocabulary(self) -> None:
-        """Write the page of every word of the site that each part indexes too (see VOCABULARY_PAGE)."""
-        if self.words is None:
-            self.words = set().union(*(words_of((self.folder / path).read_bytes()) for part in self.parts for path in part))
-        text = " ".join(sorted(self.words))
-        self.vocabulary = hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    def write_vocabulary(self, words: set[str]) -> str:
+        """Write the page of the given words that each part (and the delta) indexes too (see
+        VOCABULARY_PAGE); return their digest."""
+        text = " ".join(sorted(words))
         for vocabulary in self.vocabularies:
             prefix = vocabulary.removesuffix(VOCABULARY_PAGE)
             first = next(path for part in self.parts for path in part if path.startswith(prefix) and (prefix or path.split("/")[0] not in LANGUAGES))
@@ -274,6 +353,7 @@ class Indexing:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
                               f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n", encoding="utf-8")
+        return words_digest(words)
 
     def remove_vocabulary(self) -> None:
         """Remove the vocabulary page: it is for Pagefind only, never part of the site."""
@@ -302,7 +382,7 @@ class Indexing:
         """Remove the vocabulary page and the folders of parts that were indexed but will not be used."""
         self.remove_vocabulary()
         for number in self.todo:
-            shutil.rmtree(self.folder / f".{BUNDLE}-part-{number}", ignore_errors=True)
+            shutil.rmtree(self.output(number), ignore_errors=True)
 
 
 def sort_languages(entry: Path) -> None:
@@ -319,13 +399,36 @@ def indexing_failed(reason: str) -> BuildFailure:
     return BuildFailure(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")
 
 
-def previous_index(site: Path) -> tuple[int, str]:
-    """Return how many parts the search bundle of a built site has, and the digest of the words it
-    was made with ((0, ""): none, or not one that can be brought up to date)."""
+def previous_listing(site: Path) -> dict:
+    """Return the parts.json of a built site's search bundle if every part (and delta) it lists is
+    there ({}: none, or not one that can be brought up to date)."""
     try:
         listing = json.loads((site / BUNDLE / "parts.json").read_text(encoding="utf-8"))
-        listed, words = listing["parts"], listing.get("words", "")
+        folders = list(listing["parts"]) + ([listing[DELTA]["folder"]] if DELTA in listing else [])
+        complete = all((site / BUNDLE / name / "pagefind.js").is_file() for name in folders)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return 0, ""
-    complete = all((site / BUNDLE / name / "pagefind.js").is_file() for name in listed)
-    return (len(listed) + 1, words) if complete else (0, "")
+        return {}
+    return listing if complete else {}
+
+
+def words_digest(words: set[str]) -> str:
+    """Return the digest of a set of words, as parts.json keeps it."""
+    return hashlib.sha256(" ".join(sorted(words)).encode("utf-8")).hexdigest()[:20]
+
+
+def base_words(bundle: Path, listing: dict) -> set[str] | None:
+    """Return the words the parts of a bundle were indexed with, read back from the first part's
+    vocabulary page (None: it is not there, or does not hold the words parts.json says)."""
+    try:
+        text = gzip.decompress((bundle / "fragment" / f"{listing['vocabulary']}.pf_fragment").read_bytes()).decode("utf-8")
+        words = set(json.loads(text[text.index("{"):])["content"].split())
+    except (OSError, ValueError, KeyError, TypeError, EOFError):
+        return None
+    return words if words_digest(words) == listing.get("words") else None
+
+
+def fragments(bundle: Path) -> Iterator[tuple[str, dict]]:
+    """Yield the name and data of each page fragment of one bundle (its result id and what it shows)."""
+    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+        yield fragment.name.removesuffix(".pf_fragment"), json.loads(text[text.index("{"):])

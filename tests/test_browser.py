@@ -18,7 +18,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import PROJECT
+from conftest import PROJECT, copy_project
 from dossier import search
 from dossier.pipeline import build, load
 
@@ -124,14 +124,17 @@ def test_search_results_show_each_page_type(page, served):
     assert {"Person", "Event", "Source"} <= types
 
 
-def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served, parted_site):
-    def found(address: str, query: str) -> list[str]:
-        page.goto(address + "search/?q=" + query)
-        page.wait_for_function("() => document.getElementById('search-status').textContent.includes('results for')")
-        while page.locator("#search-more").is_visible():  # every result, not only the first page of them
-            page.click("#search-more")
-        return sorted(href.split("/site/", 1)[1] for href in page.eval_on_selector_all("#search-results li a", "links => links.map(a => a.href)"))
+def found_pages(page, address: str, query: str) -> list[str]:
+    """Return every page the search page lists for a query, by its path in the site (served as /site/), sorted."""
+    page.goto(address + "search/?q=" + query)
+    page.wait_for_function("() => /results? for|Nothing found/.test(document.getElementById('search-status').textContent)")
+    while page.locator("#search-more").is_visible():  # every result, not only the first page of them
+        page.click("#search-more")
+    return sorted(href.split("/site/", 1)[1] for href in page.eval_on_selector_all("#search-results li a", "links => links.map(a => a.href)"))
 
+
+def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served, parted_site):
+    found = functools.partial(found_pages, page)
     parts = json.loads((parted_site / "pagefind/parts.json").read_text(encoding="utf-8"))["parts"]
     assert len(parts) >= 3
     with serving(parted_site) as parted:
@@ -141,6 +144,30 @@ def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served,
             got = found(parted, query)
             assert got == whole, (query, len(got), len(whole), sorted(set(got) - set(whole)), sorted(set(whole) - set(got)))
             assert len({search.part_of(url + "index.html", len(parts) + 1) for url in whole}) >= 2  # found in several parts
+    assert page.console_errors == []
+
+
+def test_search_after_an_edit_finds_what_a_whole_index_finds(page, tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 16)
+    root = copy_project(tmp_path / "project")
+    site, cold = tmp_path / "edited/site", tmp_path / "cold/site"
+    build(root, site)
+    person = root / "content/people/jorge-torres.md"
+    text = person.read_text(encoding="utf-8")
+    assert "Torres is a sergeant" in text and "those losses" in text  # the only page (and its Spanish copy) saying "losses"
+    # a word new to the site that starts with one the old parts know ("there"): they search for that instead
+    person.write_text(text.replace("Torres is a sergeant", "Torres is a theremin sergeant", 1).replace("those losses", "those deaths", 1), encoding="utf-8")
+    build(root, site)
+    delta = json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))["delta"]
+    assert delta["added"] == ["theremin"] and "people/jorge-torres/index.html" in delta["replaces"]
+    build(root, cold, use_cache=False)
+    assert "delta" not in json.loads((cold / "pagefind/parts.json").read_text(encoding="utf-8"))
+    with serving(site) as edited, serving(cold) as whole:
+        for query in ("theremin", "theremin Torres", "Torres theremin", "therem", "losses", "losses Torres", "sergeant", "Torres"):
+            expected = found_pages(page, whole, query)
+            assert found_pages(page, edited, query) == expected, query
+            if query.startswith("therem"):
+                assert expected == ["people/jorge-torres/"], query  # the English pages: the Spanish index is searched from a Spanish page
     assert page.console_errors == []
 
 

@@ -133,40 +133,91 @@ def test_a_large_site_is_indexed_in_parts_holding_each_page_once(make_site, monk
         assert f"{bundle.relative_to(site).as_posix()}/pagefind.js" in made
 
 
-def test_an_edit_indexes_only_its_part_again_unless_it_brings_or_takes_a_word(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)
+def answers(site: Path) -> dict[str, str]:
+    """Return the text of each page a built site's search index answers with, by URL: the parts'
+    pages but those the delta replaces, and the delta's (asserting that none is there twice)."""
+    listing = json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))
+    delta = listing.get("delta")
+    replaced = {"/" + path.removesuffix("index.html") for path in delta["replaces"]} if delta else set()
+    bundles = [(bundle, replaced) for bundle in part_bundles(site)] + ([(site / "pagefind" / delta["folder"], set())] if delta else [])
+    found: dict[str, str] = {}
+    for bundle, left_out in bundles:
+        for url, text in indexed_urls(bundle).items():
+            if url not in left_out and not url.endswith("/pagefind-vocabulary/"):
+                assert url not in found, url
+                found[url] = text
+    return found
+
+
+def vocabulary(bundle: Path) -> set[str]:
+    """Return the words of a bundle's (English) vocabulary page."""
+    return set(indexed_urls(bundle)["/pagefind-vocabulary/"].split())
+
+
+def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(search, "PART_PAGES", 16)  # a delta of at most 4 pages
     root = copy_project(tmp_path / "project")
     site = tmp_path / "site"
     build(root, site)
-    count = len(part_bundles(site))
-    assert count >= 4
-    edited = search.part_of("people/jorge-torres/index.html", count)
-    # the Spanish page shows the English body until it is translated: its part is indexed again too
-    changed = {edited, search.part_of("es/people/jorge-torres/index.html", count)}
-    person = root / "content/people/jorge-torres.md"
-    for number, new in enumerate(["Torres is a Venezuelan sergeant", "Torres is a marmalade sergeant", "Torres is a sergeant"]):
-        inodes = {bundle: (bundle / "pagefind.js").stat().st_ino for bundle in part_bundles(site)}
-        person.write_text(re.sub(r"Torres is a (\w+ )?sergeant", new, person.read_text(encoding="utf-8"), count=1), encoding="utf-8")
+    bundles = part_bundles(site)
+    assert len(bundles) >= 4
+    base = vocabulary(bundles[0])
+    inodes = {path: (site / "pagefind" / path).stat().st_ino for path in walk_files(site / "pagefind") if path != "parts.json"}
+    edits = [("jorge-torres", "Torres is a sergeant", "Torres is a marmalade sergeant"),  # a word new to the site
+             ("jorge-torres", "Torres is a marmalade sergeant", "Torres is a sergeant"),  # gone again
+             ("jose-gomez", "the father of two children", "the marmalade father of two children"),  # a second page: the delta holds both
+             ("jesus-parra", "was a policeman in", "was a marmalade policeman in")]  # a third: past the limit, the parts are indexed again
+    replaced: set[str] = set()
+    for number, (person, old, new) in enumerate(edits):
+        path = root / f"content/people/{person}.md"
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (person, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
         build(root, site)
-        for part, bundle in enumerate(part_bundles(site)):  # the parts not indexed again are the same files, linked
-            carried = (bundle / "pagefind.js").stat().st_ino == inodes[bundle]
-            assert carried == (part not in changed and number == 0), (new, part)  # a word new or gone is in every part
-        assert new.lower() in indexed_urls(part_bundles(site)[edited])["/people/jorge-torres/"].lower()
-        build(root, tmp_path / f"cold{number}", use_cache=False)
-        assert tree(site / "pagefind") == tree(tmp_path / f"cold{number}/pagefind")
+        cold = tmp_path / f"cold{number}"
+        build(root, cold, use_cache=False)
+        listing = json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))
+        if number == len(edits) - 1:
+            assert "delta" not in listing and tree(site / "pagefind") == tree(cold / "pagefind")
+            break
+        delta = listing["delta"]
+        assert replaced | {f"people/{person}/index.html", f"es/people/{person}/index.html"} <= set(delta["replaces"])  # kept from build to build
+        replaced = set(delta["replaces"])
+        assert len(replaced) <= search.PART_PAGES // search.DELTA_SHARE
+        marmalade = "marmalade" in new
+        assert delta["added"] == (["marmalade"] if marmalade else [])
+        assert vocabulary(site / "pagefind/delta") == base | ({"marmalade"} if marmalade else set())  # words gone stay: the parts know them
+        pages = [fragment for fragment in (site / "pagefind/delta/fragment").iterdir() if not url_of(fragment).endswith("/pagefind-vocabulary/")]
+        assert sorted(delta["ids"]) == sorted(fragment.name.removesuffix(".pf_fragment") for fragment in pages)  # the ids of its results
+        carried = {path: (site / "pagefind" / path).stat().st_ino for path in inodes}  # every file of the parts, linked
+        assert carried == inodes, [path for path in inodes if carried[path] != inodes[path]][:5]
+        assert answers(site) == answers(cold), number
 
 
-def test_a_damaged_part_is_indexed_again(tmp_path, monkeypatch):
+def url_of(fragment: Path) -> str:
+    """Return the URL of one page fragment."""
+    import gzip
+
+    text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
+    return json.loads(text[text.index("{"):])["url"]
+
+
+def test_a_damaged_part_or_delta_is_indexed_again(tmp_path, monkeypatch):
     monkeypatch.setattr(search, "PART_PAGES", 16)
     root = copy_project(tmp_path / "project")
     site = tmp_path / "site"
     build(root, site)
-    (part_bundles(site)[1] / "pagefind.js").unlink()
     person = root / "content/people/jorge-torres.md"
-    person.write_text(person.read_text(encoding="utf-8").replace("Torres is a sergeant", "Torres is a marmalade sergeant", 1), encoding="utf-8")
-    build(root, site)
-    build(root, tmp_path / "cold", use_cache=False)
-    assert tree(site / "pagefind") == tree(tmp_path / "cold/pagefind")
+    for number, (old, new) in enumerate([("Torres is a sergeant", "Torres is a marmalade sergeant"), ("Torres is a marmalade sergeant", "Torres is a sergeant")]):
+        (part_bundles(site)[1] / "pagefind.js").unlink() if number == 0 else (site / "pagefind/delta/pagefind.js").unlink()
+        person.write_text(person.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        build(root, site)
+        build(root, tmp_path / f"cold{number}", use_cache=False)
+        assert tree(site / "pagefind") == tree(tmp_path / f"cold{number}/pagefind")  # indexed whole: no delta
+        marmalade = root / "content/people/jose-gomez.md"
+        marmalade.write_text(marmalade.read_text(encoding="utf-8") + "\nA marmalade.\n" * (number + 1), encoding="utf-8")
+        build(root, site)  # a delta, damaged next
+        assert "delta" in json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))
 
 
 def tree(folder: Path) -> dict[str, bytes]:

@@ -82,7 +82,10 @@
   }
 
   // A large site's index comes in parts (pagefind/parts.json lists all but the first): search them
-  // all. Each part also holds a page of every word of the site, which is never a result.
+  // all. Each part also holds a page of every word of the site, which is never a result. After a few
+  // edits, the pages changed since the parts were indexed are in one more bundle, the delta: the
+  // parts' copies of the pages it replaces are old, and the parts know none of the words new since,
+  // so they answer a query as if such a word were not in it (see keep).
   var VOCABULARY = "/pagefind-vocabulary/";
 
   function mergeParts(pagefind, address) {
@@ -90,24 +93,64 @@
     return fetch(listing).then(function (response) {
       return response.ok ? response.json() : { parts: [] };
     }).then(function (found) {
-      return Promise.all((found.parts || []).map(function (part) {
+      var delta = found.delta;
+      var folders = (found.parts || []).concat(delta ? [delta.folder] : []);
+      return Promise.all(folders.map(function (part) {
         return pagefind.mergeIndex(new URL(part, listing).href);
-      }));
+      }).concat(delta && delta.added.length && !window.dossierStem ? [loadScript(new URL("stem.js", here).href)] : [])).then(function () {
+        if (!delta) return null;
+        var site = new URL("../", listing);
+        var added = [];
+        delta.added.forEach(function (word) { added = added.concat(wordsOf(word)); });
+        return {
+          replaces: new Set(delta.replaces.map(function (path) { return new URL(path.replace(/(^|\/)index\.html$/, "$1"), site).pathname; })),
+          ids: new Set(delta.ids),
+          added: added.map(function (word) { return [word, window.dossierStem(word)]; }),
+        };
+      });
     });
+  }
+
+  // Whether a result is one the whole index would give: a page the delta replaces only from the
+  // delta (once), and a page of the parts only if it holds every word of the query the parts may
+  // not have known (one that a new word, or its stem, starts: the same rule as Pagefind's).
+  function keep(delta, result, page, unknown, seen) {
+    if (!delta) return true;
+    var path = new URL(page.url, document.baseURI).pathname;  // the parts merged give whole addresses, the first does not
+    if (delta.replaces.has(path)) {
+      if (!delta.ids.has(result.id) || seen.has(path)) return false;
+      seen.add(path);
+      return true;
+    }
+    if (delta.ids.has(result.id) || !unknown.length) return true;
+    var stems = wordsOf(page.content || "").map(window.dossierStem);
+    return unknown.every(function (stem) { return startsSome(stems, stem); });
+  }
+
+  function unknownTerms(delta, query) {
+    if (!delta || !delta.added.length) return [];
+    return wordsOf(query).filter(function (term) {
+      var stem = window.dossierStem(term);
+      return delta.added.some(function (word) { return word[0].lastIndexOf(term, 0) === 0 || word[1].lastIndexOf(stem, 0) === 0; });
+    }).map(window.dossierStem);
   }
 
   function pagefindEngine(address) {
     return import(address).then(function (pagefind) {
       return pagefind.options({ excerptLength: 30 }).then(function () {
         return mergeParts(pagefind, address);
-      }).then(function () {
+      }).then(function (delta) {
         return {
           search: function (query) {
+            var results = [];
             return pagefind.search(query).then(function (found) {  // every result: the order needs each title
-              return Promise.all(found.results.map(function (result) { return result.data(); }));
+              results = found.results;
+              return Promise.all(results.map(function (result) { return result.data(); }));
             }).then(function (pages) {
-              return pages.filter(function (page) {
-                return page.url.slice(-VOCABULARY.length) !== VOCABULARY;
+              var unknown = unknownTerms(delta, query);
+              var seen = new Set();
+              return pages.filter(function (page, number) {
+                return page.url.slice(-VOCABULARY.length) !== VOCABULARY && keep(delta, results[number], page, unknown, seen);
               }).map(function (page) {
                 return { url: page.url, title: page.meta.title, type: page.meta.type || "", excerptHtml: page.excerpt };
               });
