@@ -8,6 +8,8 @@ saying which records, templates or seeds changed (an Edits) for the session to r
 from __future__ import annotations
 
 import hashlib
+import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -39,16 +41,42 @@ def file_digest(path: Path) -> bytes | None:
         return None
 
 
-def scan_inputs(root: Path) -> dict[str, bytes]:
+# A file changed this close before a scan began may change again within the same tick of the file
+# system's clock, keeping its size and times: its bytes are read again at the next scan all the same.
+RACY_NS = 2_000_000_000
+Stat = tuple[int, int, int, int]  # size, times of last change to the bytes and to the file, inode
+
+
+@dataclass
+class InputScan:
+    """The digest of every input file, what the file system said of each, and when the scan began."""
+
+    digests: dict[str, bytes]
+    stats: dict[str, Stat] = field(default_factory=dict)
+    started: int = 0  # time.time_ns()
+
+
+def scan_inputs(root: Path, known: InputScan | None = None) -> InputScan:
     """Return the digest of every file in the project's content/, seeds/ and templates/ folders, and
-    of the package's theme files (as dossier/templates/...: see theme.py)."""
-    found = {}
+    of the package's theme files (as dossier/templates/...: see theme.py). A file that the file
+    system describes as a known scan did (same size, times and inode), not changed shortly before
+    that scan began, keeps its known digest without being read."""
+    scan = InputScan({}, {}, time.time_ns())
+    trusted = known.started - RACY_NS if known is not None else 0
     for folder, path in [*((folder, root / folder) for folder in INPUT_FOLDERS), (theme.THEME, theme.PACKAGE_TEMPLATES)]:
+        base = str(path)
         for relative in walk_files(path):
-            data = file_digest(path / relative)
+            name = f"{folder}/{relative}"
+            try:
+                found = os.stat(os.path.join(base, relative))
+            except OSError:
+                continue
+            stat = (found.st_size, found.st_mtime_ns, found.st_ctime_ns, found.st_ino)
+            before = known.digests.get(name) if known is not None and known.stats.get(name) == stat and max(stat[1], stat[2]) < trusted else None
+            data = before or file_digest(path / relative)
             if data is not None:
-                found[f"{folder}/{relative}"] = data
-    return found
+                scan.digests[name], scan.stats[name] = data, stat
+    return scan
 
 
 def key_of(relative: str) -> Key:
@@ -97,11 +125,13 @@ class Inputs:
         self.seed_problems: list[Problem] = []
         self.seed_digests: dict[str, bytes] = {}
         self.digests: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/, and of the package's theme
+        self.scan = InputScan({})  # the last scan of every input (see scan_inputs)
 
-    def load(self) -> None:
-        """Read every content file and seed."""
+    def load(self, scan: InputScan | None = None) -> None:
+        """Read every content file and seed (scan: the inputs' digests as they are, if known)."""
         real_folders.cache_clear()  # where the project's folders lead may have changed since
-        self.digests = scan_inputs(self.root)
+        self.scan = scan or scan_inputs(self.root)
+        self.digests = dict(self.scan.digests)
         self.model, self.model_problems = read_model(self.root)
         files, self.listing = content_files(self.root, self.model)
         self.entries = {}
@@ -138,7 +168,7 @@ class Inputs:
 
     def changed(self, now: dict[str, bytes] | None = None) -> set[str]:
         """Return the input files that changed, came or went since they were last read (now: their digests, if known)."""
-        now = scan_inputs(self.root) if now is None else now
+        now = scan_inputs(self.root).digests if now is None else now
         return {path for path in set(now) | set(self.digests) if now.get(path) != self.digests.get(path)}
 
     def refresh(self, paths: Iterable[str]) -> Edits:

@@ -10,15 +10,17 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from .i18n import LANGUAGES
 from .lastbuild import close_session, last_build, open_session
-from .link import Site
 from .problems import ContentError, Problem
 from .publish import Staging, check_output, exclusive, recover
 from .search import Indexing
-from .session import Session
+
+if TYPE_CHECKING:  # a build with nothing to do needs neither: it is done before they would load
+    from .link import Site
+    from .session import Session
 
 
 @dataclass
@@ -36,6 +38,8 @@ class BuildReport:
 def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
     """Read, validate, link and audit a project (with its drafts, if asked); return the site and
     every problem found. The preview and every build load through the same stages (Session.load)."""
+    from .session import Session
+
     session = Session(root, drafts="in" if drafts else "out")
     session.load()
     assert session.site is not None

@@ -21,7 +21,7 @@ from .audit import Auditor
 from .cache import BodyCache
 from .claims import ClaimIndex
 from .drafts import MODES, draft_files, link_with_drafts
-from .inputs import Edits, Inputs, digest
+from .inputs import Edits, InputScan, Inputs, digest
 from .link import Key, Site, check_references
 from .pool import render_pages
 from .problems import Problem, in_drafts
@@ -98,9 +98,9 @@ class Session:
         """Return the project folder."""
         return self.inputs.root
 
-    def load(self) -> None:
-        """Read, validate and link the whole project."""
-        self.inputs.load()
+    def load(self, scan: InputScan | None = None) -> None:
+        """Read, validate and link the whole project (scan: its inputs' digests as they are, if known)."""
+        self.inputs.load(scan)
         self.pending = EVERYTHING
         self.link(None)
 

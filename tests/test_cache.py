@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import copy_project
 
-from dossier import markup
+from dossier import inputs, markup
 from dossier.pipeline import build
 
 
@@ -64,6 +64,31 @@ def test_a_build_with_nothing_to_do_leaves_the_site_alone(make_site):
     report = build(root, root / "site")
     assert {p: p.stat().st_mtime_ns for p in (root / "site").rglob("*")} == before
     assert report.files == len([p for p in before if p.is_file() and "pagefind" not in p.parts]) - 1  # less the marker
+
+
+def test_a_warm_build_reads_only_the_inputs_the_file_system_says_changed(make_site, monkeypatch):
+    root = make_site()
+    build(root, root / "site")
+    read = []
+    digest = inputs.file_digest
+    monkeypatch.setattr(inputs, "file_digest", lambda path: read.append(Path(path).relative_to(root).as_posix()) or digest(path))
+    build(root, root / "site")
+    written = sorted(p.relative_to(root).as_posix() for folder in ("content", "seeds") for p in (root / folder).rglob("*") if p.is_file())
+    assert sorted(read) == written  # written seconds ago, each may yet change within one tick of the clock: all are read
+    monkeypatch.setattr(inputs, "RACY_NS", 0)  # as if the last build had scanned them long after they changed
+    read.clear()
+    build(root, root / "site")
+    assert read == []  # nor the package's theme, unchanged for longer
+    edit(root, "content/people/jorge-torres.md", "Torres drove a truck.", "Torres drove a tiny truck")  # the same size
+    build(root, root / "site")
+    assert set(read) == {"content/people/jorge-torres.md"}
+    assert "drove a tiny truck" in (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(inputs, "RACY_NS", -10**15)  # a clock gone wrong: every time seems long past, yet the stat differs
+    read.clear()
+    edit(root, "content/people/jorge-torres.md", "Torres drove a tiny truck", "Torres drove a grey truck")
+    build(root, root / "site")
+    assert set(read) == {"content/people/jorge-torres.md"}
+    assert "drove a grey truck" in (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
 
 
 def test_unchanged_files_are_carried_over_not_written_again(make_site):
