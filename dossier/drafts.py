@@ -30,7 +30,7 @@ def is_draft(entry: Entry) -> bool:
 
 def draft_files(entries: dict[str, Entry]) -> dict[Key, str]:
     """Return the file of every draft, by the key of its record."""
-    return {key_of(path): path for path, entry in sorted(entries.items()) if is_draft(entry)}
+    return {key_of(path): path for path in sorted(path for path, entry in entries.items() if is_draft(entry))}
 
 
 def without(records: Records, keys: set[Key] | dict[Key, str]) -> Records:

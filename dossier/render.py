@@ -177,6 +177,7 @@ class Renderer:
         self.timeline_entries: dict[tuple[str, int, bool, str], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.found_claims: dict[str, list[Claim]] | None = None  # see claims(); emptied by forget()
         self.claim_index = ClaimIndex()
+        self.claims_edited: set[Key] | None = None  # the only records whose claims can have changed since the claims were last asked for, if known
         self.env = self.environment(site_languages(site.config)[0])
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
@@ -261,7 +262,7 @@ class Renderer:
     def claims(self) -> dict[str, list[Claim]]:
         """Return the site's claims by support level, worked out once for every claims page."""
         if self.found_claims is None:
-            self.found_claims = self.claim_index.claims(self.site)
+            self.found_claims = self.claim_index.claims(self.site, self.claims_edited)
         return self.found_claims
 
     def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:

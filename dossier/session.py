@@ -205,6 +205,7 @@ class Session:
         new_pages: set[str] = set()
         # The claims pages read every body: they render again when what they show changes, which only
         # a change to the claims can change.
+        self.renderer.claims_edited = None if everything else set(pending)  # type: ignore[arg-type]
         version = self.renderer.claims_version()
         claims = self.claims_shown if not everything and version == self.claims_version and self.claims_shown else self.renderer.claims_shown()
         self.pages_changed = (everything or not self.pages or any(graph.change(old, self.site, key).meta for key in pending)  # type: ignore[union-attr, arg-type]
