@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from test_browser import served  # noqa: F401 (fixture)
+from test_browser import documentary, served  # noqa: F401 (fixtures)
 
 SOURCES = ("sources/ap-desertion-translation/", "sources/ap-desertion/", "sources/wapo-military/", "sources/npr-adrift/")
 
@@ -186,3 +186,16 @@ def test_the_claims_pages_link_each_claim_to_its_sentence(page, served):
     target = link.get_attribute("href").split("#")[1]
     link.click()
     assert page.evaluate("location.hash") == "#" + target and page.locator("#" + target).count() == 1
+
+
+INFOBOX_OVERFLOW = """() => ({wide: document.documentElement.scrollWidth,
+    past: [...document.querySelectorAll('main .infobox *')].filter(e => e.getBoundingClientRect().right > e.closest('.infobox').getBoundingClientRect().right + 1)
+          .map(e => e.tagName + ' ' + e.textContent.slice(0, 40))})"""
+
+
+def test_a_source_s_long_address_stays_inside_its_box_at_390_px(page, served, documentary):
+    page.set_viewport_size({"width": 390, "height": 844})
+    for source in documentary.records["sources"]:  # the Post's address is one word of 140 characters
+        page.goto(served + f"sources/{source}/")
+        shown = page.evaluate(INFOBOX_OVERFLOW)
+        assert shown == {"wide": 390, "past": []}, source
