@@ -140,23 +140,22 @@ class ClaimIndex:
         derived_from = {sid: getattr(source, "derived_from", None) for sid, source in site.records["sources"].items()}
         if derived_from != self.derived_from:
             self.derived_from, self.records, self.found = derived_from, {}, None
-        if self.found is not None and edited is not None and sum(len(site.records.get(kind, {})) for kind in site.model) == len(self.records):
-            if not [key for key in edited if key[1] in site.records.get(key[0], {}) and (key not in self.records or self.records[key][0] is not site.get(key))]:
-                return self.found
-        records = site.all_records()
-        changed = [r for r in records if (cached := self.records.get((r.collection, r.id))) is None or cached[0] is not r]
-        if self.found is not None and not changed and len(records) == len(self.records):
-            return self.found
+        count = sum(len(site.records.get(kind, {})) for kind in site.model)
+        known = self.found is not None and count == len(self.records)
+        candidates = [site.get(key) for key in edited if key[1] in site.records.get(key[0], {})] if known and edited is not None else site.all_records()
+        changed = [r for r in candidates if (cached := self.records.get((r.collection, r.id))) is None or cached[0] is not r]
+        if known and not changed:
+            return self.found  # type: ignore[return-value]
         renamed = any(key in self.records and self.records[key][0].label != r.label for r in changed for key in [(r.collection, r.id)])
-        if self.found is None or renamed or len(records) != len(self.records) or any((r.collection, r.id) not in self.records for r in changed):
-            return self.recount(site, records)
+        if not known or renamed or any((r.collection, r.id) not in self.records for r in changed):
+            return self.recount(site, site.all_records())
         moved = False
         for record in changed:
             key = (record.collection, record.id)
             claims = record_claims(site, record, derived_from)
             moved = moved or claims != self.records[key][1]
             self.records[key] = (record, claims, self.names(site, key))
-        return self.gather(records) if moved else self.found
+        return self.gather(site.all_records()) if moved else self.found  # type: ignore[return-value]
 
     def recount(self, site: Any, records: list[Record]) -> dict[str, list[Claim]]:
         """Work out again the claims of every record whose claims, or the names they show, may differ."""

@@ -25,7 +25,6 @@ CITATION_START = re.compile(r"\[@")
 CLAIM, SUPPORT = "\ue001{}\ue002", "\ue003{}\ue004"  # where a claim starts, and where its support is shown (claims.mark_claims)
 MARKS = re.compile(CITATION.pattern + "|" + CLAIM.format(r"(\d+)") + "|" + SUPPORT.format(r"(\d+)"))  # what render() writes in itself
 HELD, HELD_AT = "\ue010{}\ue011", re.compile("\ue010(\\d+)\ue011")  # a mark's place while Markdown runs
-HELD_SPLIT = re.compile("(\ue010\\d+\ue011)")
 ESCAPED = re.compile(r"\\(.)")
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
@@ -222,7 +221,8 @@ def educate(text: str, patterns: SmartyPatterns) -> str:
     """Return a text with smarty's curly quotes, dashes and ellipses, as smarty makes them. A
     citation's or claim's place (HELD) parts the text as the element it stands for would."""
     if HELD[0] in text:
-        return "".join(piece if HELD_AT.fullmatch(piece) else educate(piece, patterns) for piece in HELD_SPLIT.split(text))
+        pieces = HELD_AT.split(text)  # text, a place's number, text, ...
+        return "".join(HELD.format(piece) if index % 2 else educate(piece, patterns) for index, piece in enumerate(pieces))
     if "'" not in text and '"' not in text and "--" not in text and "..." not in text:
         return text  # every pattern needs one of these
     found: list[str] = []
@@ -236,15 +236,16 @@ def educate(text: str, patterns: SmartyPatterns) -> str:
     return SMARTY_PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
 
 
-def escape_text(text: str) -> str:
-    """Escape text as the sanitiser writes it (sanitize): the body's markers must read as if it had written them."""
-    return text.replace("&", "&amp;").replace("\xa0", "&nbsp;").replace("<", "&lt;").replace(">", "&gt;")
+def escape_text(text: str, attribute: bool = False) -> str:
+    """Escape text (or an attribute's value) as the sanitiser writes it (sanitize): the body's markers
+    must read as if it had written them."""
+    text = text.replace("&", "&amp;").replace("\xa0", "&nbsp;")
+    return text.replace('"', "&quot;") if attribute else text.replace("<", "&lt;").replace(">", "&gt;")
 
 
 def element(tag: str, attributes: dict[str, str], inner: str = "") -> str:
     """Return an element's HTML as the sanitiser writes it: attributes in name order, values escaped."""
-    written = "".join(f' {name}="{value.replace("&", "&amp;").replace(chr(160), "&nbsp;").replace(chr(34), "&quot;")}"'
-                      for name, value in sorted(attributes.items()))
+    written = "".join(f' {name}="{escape_text(value, attribute=True)}"' for name, value in sorted(attributes.items()))
     return f"<{tag}{written}>{inner}</{tag}>"
 
 
