@@ -99,7 +99,9 @@ def command_quote(args: argparse.Namespace) -> int:
     text, problems = read_text(root, root / "seeds" / seed, MAX_SEED_BYTES)
     if text is None:
         raise ContentError(problems)
-    found = SeedText(text).find(args.words)
+    inserted = document.meta.get("inserted_lines") if isinstance(document.meta, dict) else None
+    prefixes = tuple(p for p in inserted if isinstance(p, str)) if isinstance(inserted, list) else ()
+    found = SeedText(text).find(args.words, skip=prefixes)
     if not found:
         print(f"dossier: no passage of seeds/{seed} has those words", file=sys.stderr)
         return 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from .evidence import citations_of
 from .markup import scan
 from .model import BUILT_IN, RESERVED, Model
-from .passages import SeedText, mark_differences, passage_id
+from .passages import SeedText, inserted_spans, mark_differences, passage_id
 from .problems import Problem, did_you_mean
 from .schema import Citation, Record, SiteConfig, Source
 
@@ -176,6 +176,18 @@ class Linker:
         if seed is None:
             return False  # reported once, on the source
         span = seed.locate(citation.quote)
+        if span is not None and source.inserted_lines:
+            inserted = inserted_spans(seed.text, tuple(source.inserted_lines))
+            if any(left < span[1] and span[0] < right for left, right in inserted):
+                inserted_at = span[0]
+                span = seed.locate(citation.quote, inserted)  # the same words may stand in the story too
+                if span is None:
+                    line_start = seed.text.rfind("\n", 0, inserted_at) + 1
+                    prefix = next(p for p in source.inserted_lines if seed.text[line_start:].lstrip().startswith(p))
+                    self.problems.append(Problem(record.path, citation.line, citation.column, "error",
+                                                 f"quote \"{citation.quote}\" is in seeds/{source.seed}:{seed.text.count(chr(10), 0, inserted_at) + 1}, "
+                                                 f"a line the republisher inserted (inserted_lines: '{prefix}' in {source.path}), not the story: cite the story's own text"))
+                    return False
         if span is None:
             closest = seed.closest(citation.quote)
             hint = f'; closest passage: "{mark_differences(citation.quote, closest)}"' if closest else "; no similar passage"

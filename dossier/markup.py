@@ -103,7 +103,8 @@ def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Cit
         elif not quote.strip():
             problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
         else:
-            citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole")))
+            column = match.start() - body.rfind("\n", 0, match.start())  # from 1: a body's lines start at the file's
+            citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole"), column=column))
     found = [m for m in LINK.finditer(body) if not quoted(m.start())]
     links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line) for m, line in zip(found, lines_at(body, [m.start() for m in found], first_line))]
     for match in CITATION_START.finditer(body):

@@ -67,16 +67,19 @@ class SeedText:
         run = bisect.bisect_right(self.run_starts, position) - 1
         return self.run_origins[run] + position - self.run_starts[run]
 
-    def locate(self, quote: str) -> tuple[int, int] | None:
-        """Return the (start, end) of the quote in the original text, or None if absent."""
+    def locate(self, quote: str, outside: tuple[tuple[int, int], ...] = ()) -> tuple[int, int] | None:
+        """Return the (start, end) in the original text of the quote's first occurrence that overlaps
+        none of the spans given (the lines a republisher inserted), or None if there is none."""
         wanted = normalize(quote)
         if not wanted:
             return None
         start = self.normal.find(wanted)
-        if start < 0:
-            return None
-        end = start + len(wanted) - 1
-        return self.origin(start), self.origin(end) + 1
+        while start >= 0:
+            span = self.origin(start), self.origin(start + len(wanted) - 1) + 1
+            if not any(left < span[1] and span[0] < right for left, right in outside):
+                return span
+            start = self.normal.find(wanted, start + 1)
+        return None
 
     def closest(self, quote: str) -> str | None:
         """Return the passage most like the quote, for error messages; None if nothing is close."""
@@ -94,19 +97,34 @@ class SeedText:
         return self.normal[start:end]
 
 
-    def find(self, words: str) -> list[tuple[int, str]]:
+    def find(self, words: str, skip: tuple[str, ...] = ()) -> list[tuple[int, str]]:
         """Return the sentences of the text that hold the words, as (line, sentence), closest first
-        (the words as written, then most of the words, then the sentence's place), at most five."""
+        (the words as written, then most of the words, then the sentence's place), at most five;
+        none from a line that starts with one of the prefixes to skip (lines a republisher inserted)."""
         wanted = normalize(words).lower()
         wanted_words = set(WORD.findall(wanted))
         scored = []
         for number, line in enumerate(self.text.split("\n"), start=1):
+            if skip and line.lstrip().startswith(skip):
+                continue
             for sentence in SENTENCE.findall(line):
                 folded = normalize(sentence).lower()
                 shared = len(wanted_words & set(WORD.findall(folded))) / max(1, len(wanted_words))
                 if wanted in folded or shared >= 0.5:
                     scored.append((wanted not in folded, -shared, number, sentence.strip()))
         return [(number, sentence) for _, _, number, sentence in sorted(scored)[:FOUND_AT_MOST]]
+
+
+@functools.lru_cache(maxsize=256)
+def inserted_spans(text: str, prefixes: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """Return the (start, end) of each line of a stored text that a republisher inserted: those that
+    begin with one of the prefixes a source names (`inserted_lines`, such as 'WATCH:')."""
+    spans, offset = [], 0
+    for line in text.split("\n"):
+        if prefixes and line.lstrip().startswith(prefixes):
+            spans.append((offset, offset + len(line)))
+        offset += len(line) + 1
+    return tuple(spans)
 
 
 def mark_differences(quote: str, passage: str) -> str:

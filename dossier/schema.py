@@ -41,16 +41,17 @@ class Citation:
     line: int = 0
     sole: bool = False  # the editor states that only this (derivative) source carries the passage
     source_line: int = field(default=0, compare=False)  # where front matter names the source, if not on `line`
+    column: int = field(default=0, compare=False)  # where on its line the citation starts, from 1 (0 where not known)
 
     def __reduce__(self) -> tuple:
         """Pickle as the arguments that make it: the build's saved session holds 170,000 citations at
         10,000 records, and dataclasses pickle a frozen class with slots field by field, in Python."""
-        return _citation, (self.source, self.quote, self.line, self.sole, self.source_line)
+        return _citation, (self.source, self.quote, self.line, self.sole, self.source_line, self.column)
 
 
-def _citation(source: str, quote: str, line: int, sole: bool, source_line: int) -> Citation:
+def _citation(source: str, quote: str, line: int, sole: bool, source_line: int, column: int = 0) -> Citation:
     """Make a citation again from its pickled arguments (see Citation.__reduce__)."""
-    return Citation(source=source, quote=quote, line=line, sole=sole, source_line=source_line)
+    return Citation(source=source, quote=quote, line=line, sole=sole, source_line=source_line, column=column)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from conftest import BASE_FILES
 from dossier.cli import main
 
 
@@ -428,3 +429,27 @@ def test_quote_prints_citations_ready_to_paste(make_site, capsys):
     assert run(capsys, "quote", "apx", "history", "--source", str(root))[:3:2] == (2, "dossier: error: no source 'apx' in content/sources/ (did you mean 'ap'?)\n")
     code, out, err = run(capsys, "quote", "ap", "zebra crossing", "--source", str(root))
     assert code == 1 and err == "dossier: no passage of seeds/ap.txt has those words\n"
+
+
+def test_quote_offers_no_line_a_republisher_inserted(make_site, capsys):
+    root = make_site()
+    code, out, err = run(capsys, "quote", "ap", "something promotional", "--source", str(root))
+    assert (code, out) == (1, "") and err == "dossier: no passage of seeds/ap.txt has those words\n"
+
+
+def test_a_quote_from_an_inserted_line_is_an_error_at_its_line_and_column(make_site, capsys):
+    body = 'Torres drove a truck.[@ap "drove an armoured truck across the bridge"] He promoted it.[@ap "something promotional"]\n'
+    root = make_site({"content/people/jorge-torres.md": BASE_FILES["content/people/jorge-torres.md"].rsplit("---\n", 1)[0] + "---\n" + body})
+    code, out, err = run(capsys, "check", "--source", str(root))
+    assert code == 1
+    assert err.splitlines()[0] == ('content/people/jorge-torres.md:8:87: error: quote "something promotional" is in seeds/ap.txt:3, a line the '
+                                   "republisher inserted (inserted_lines: 'WATCH:' in content/sources/ap.yaml), not the story: cite the story's own text")
+
+
+def test_words_of_an_inserted_line_may_be_cited_where_the_story_has_them_too(make_site, capsys):
+    seed = "Torres said the crisis has no end in sight.\nWATCH: No end in sight in the crisis\n"
+    body = 'Torres saw no end.[@ap "no end in sight"]\n'
+    root = make_site({"seeds/ap.txt": seed, "content/people/jorge-torres.md": "---\nname: Jorge Torres\nsummary: A sergeant.\n---\n" + body,
+                      "content/events/aid-convoy.md": None, "content/places/cucuta.md": None})
+    code, out, err = run(capsys, "check", "--source", str(root))
+    assert code == 0, err
