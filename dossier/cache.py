@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent
-BODY_CODE = ("markup.py", "render.py", "passages.py", "reads.py", "claims.py")  # what turns a body into HTML, and what it notes it read
+BODY_CODE = ("markup.py", "render.py", "passages.py", "reads.py", "claims.py", "footnotes.py")  # what turns a body into HTML, and what it notes it read
 NOT_BUILD_CODE = ("serve.py", "watch.py", "cli.py")  # the preview and the command line: they change no built file
 LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
 MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled

@@ -25,6 +25,8 @@ CITATION_START = re.compile(r"\[@")
 CLAIM, SUPPORT = "\ue001{}\ue002", "\ue003{}\ue004"  # where a claim starts, and where its support is shown (claims.mark_claims)
 MARKS = re.compile(CITATION.pattern + "|" + CLAIM.format(r"(\d+)") + "|" + SUPPORT.format(r"(\d+)"))  # what render() writes in itself
 HELD, HELD_AT = "\ue010{}\ue011", re.compile("\ue010(\\d+)\ue011")  # a mark's place while Markdown runs
+HELD_RUN = re.compile("\ue010\\d+\ue011(?:\\s*\ue010\\d+\ue011)*")  # marks with only white space between them: a sentence's citations and support
+REPEAT = "\ue020"  # before a link's target: the record is linked already in this section, so its label shows as plain text
 ESCAPED = re.compile(r"\\(.)")
 LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
 ALLOWED_TAGS = {
@@ -123,7 +125,7 @@ class Resolver(Protocol):
 
     def link(self, target: str, label: str | None) -> tuple[str, str]: ...  # (href, text)
 
-    def cite(self, source: str, quote: str, typeset: Callable[[str], str]) -> str: ...  # its marker's HTML; typeset: smarty's quotes and dashes for its text
+    def cite(self, source: str, quotes: list[str], typeset: Callable[[str], str]) -> str: ...  # the HTML of one source's marker for the passages cited together; typeset: smarty's quotes and dashes for its text
 
     def claim(self, number: int) -> str: ...  # the anchor of a claim, as HTML
 
@@ -136,7 +138,10 @@ class _LinkPattern(InlineProcessor):
         self.renderer = renderer
 
     def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
-        href, text = self.renderer.resolver.link(m.group(1).strip(), (m.group(2) or "").strip() or None)
+        target = m.group(1).strip()
+        href, text = self.renderer.resolver.link(target.lstrip(REPEAT), (m.group(2) or "").strip() or None)
+        if target.startswith(REPEAT):
+            return text, m.start(0), m.end(0)  # plain text, which smarty treats as the text around it
         element = etree.Element("a", {"href": href})
         element.text = AtomicString(text)
         return element, m.start(0), m.end(0)
@@ -277,22 +282,56 @@ class BodyRenderer:
 
         self.resolver = resolver
         try:
-            html = sanitize(self.md.reset().convert(MARKS.sub(hold, body)))
-            return HELD_AT.sub(lambda m: self.place(held[int(m[1])], resolver), html) if held else html
+            html = sanitize(self.md.reset().convert(unlink_repeats(MARKS.sub(hold, body))))
+            return HELD_RUN.sub(lambda run: self.place_run([held[int(n)] for n in HELD_AT.findall(run[0])], HELD_AT.split(run[0])[2::2], resolver), html) if held else html
         finally:
             self.resolver = None
 
-    def place(self, mark: re.Match, resolver: Resolver) -> str:
-        """Return the HTML of a citation (its quoted passage before it, if shown), a claim's anchor or its support."""
-        if mark[4]:
-            return resolver.claim(int(mark[4]))
-        if mark[5]:
-            return resolver.support(int(mark[5]))
-        quote = unescape_quote(mark[2])
-        marker = resolver.cite(mark[1], quote, lambda text: educate(text, self.smarty))
-        if not has_flag(mark, "show"):
-            return marker
-        return element("span", {"class": "shown-quote"}, element("q", {}, escape_text(inner_quotes(quote))) + marker)
+    def place_run(self, marks: list[re.Match], spaces: list[str], resolver: Resolver) -> str:
+        """Return the HTML of a run of marks (spaces: the white space after each but the last): each
+        claim's anchor and support where it stands, and the citations between them as one marker per
+        source, in the order the sources come (a citation whose quote is shown stands alone)."""
+        pieces: list[str] = []
+        pending: dict[str, list[str]] = {}  # source -> the passages cited since the last claim or support mark
+        typeset = lambda text: educate(text, self.smarty)  # noqa: E731
+
+        def flush() -> None:
+            pieces.extend(resolver.cite(source, quotes, typeset) for source, quotes in pending.items())
+            pending.clear()
+
+        for mark, space in zip(marks, ["", *spaces]):
+            if mark[4] or mark[5]:
+                flush()
+                pieces.append(space + (resolver.claim(int(mark[4])) if mark[4] else resolver.support(int(mark[5]))))
+            elif has_flag(mark, "show"):
+                flush()
+                quote = unescape_quote(mark[2])
+                pieces.append(space + element("span", {"class": "shown-quote"}, element("q", {}, escape_text(inner_quotes(quote))) + resolver.cite(mark[1], [quote], typeset)))
+            else:
+                pending.setdefault(mark[1], []).append(unescape_quote(mark[2]))
+        flush()
+        return "".join(pieces)
+
+
+def unlink_repeats(body: str) -> str:
+    """Mark each [[link]] to a record that an earlier link of the same section (since the last
+    heading) names, so that it shows as plain text: a record is linked where it first appears."""
+    seen: set[str] = set()
+
+    def once(match: re.Match) -> str:
+        target = match[1].strip()
+        if target in seen:
+            return "[[" + REPEAT + match[0][2:]
+        seen.add(target)
+        return match[0]
+
+    lines = body.split("\n")
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith("#"):
+            seen.clear()
+        elif "[[" in line:
+            lines[number] = LINK.sub(once, line)
+    return "\n".join(lines)
 
 
 def sanitize(html: str) -> str:

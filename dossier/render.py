@@ -18,7 +18,8 @@ from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
-from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
+from .claims import DERIVATIVE, Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
+from .footnotes import Footnotes, Reference
 from .markup import BodyRenderer, element, escape_text, inner_quotes
 from .overlap import Overlap, overlap
 from .passages import passage_id, text_fragment
@@ -53,17 +54,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
 COMPILED = CompiledTemplates()
 
 
-@dataclass
-class Reference:
-    """One entry of a page's numbered reference list."""
-
-    number: int
-    source: Source
-    quote: str
-    anchor: str  # the passage's anchor on the source page
-    uses: list[str] = field(default_factory=list)  # ids of the markers that cite it
-
-
+OFTEN_CITED = 3  # records citing a piece of an article for its mark to be the stronger one on the source page
 SHARED = ("static/", "pagefind/")  # one copy for every language of the site; all else is per language
 
 
@@ -87,8 +78,8 @@ class PageContext:
         self.portable = portable
         self.lang = lang
         self.prefix = prefix  # '' in the site's first language, 'es/' in Spanish
-        self.references: list[Reference] = []
-        self._by_passage: dict[tuple[str, str], Reference] = {}
+        self.footnotes = Footnotes(lang)
+        self.claim_number = 0  # the claim whose citations are being placed (see claim())
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
         self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
@@ -111,52 +102,60 @@ class PageContext:
         self.reads[("link", target)] = link_read(record)
         return self.rel(record.page_url), label or record.label
 
-    def reference(self, source_id: str, quote: str) -> Reference:
-        """Number a passage, reusing the number of an earlier citation of the same passage."""
-        key = (source_id, passage_id(quote))
-        reference = self._by_passage.get(key)
-        if reference is None:
-            source = self.site.records["sources"][source_id]
-            assert isinstance(source, Source)
-            reference = Reference(len(self.references) + 1, source, quote, key[1])
-            self.tokens.update((token("label", ("sources", source_id)), token("record", ("sources", source_id))))  # the reference list shows it
-            self._by_passage[key] = reference
-            self.references.append(reference)
-        return reference
+    @property
+    def references(self) -> list[Reference]:
+        """Return the page's reference list: its sources in the order cited, each with its passages."""
+        return self.footnotes.references
 
-    def cite(self, source_id: str, quote: str, typeset: Callable[[str], str] = lambda text: text) -> str:
-        """Return the marker HTML for a citation, adding a backlink to its reference (typeset: what
-        the body's typography does to its passage and outlet)."""
-        reference = self.reference(source_id, quote)
-        marker = f"cite-ref-{reference.number}-{len(reference.uses) + 1}"
-        reference.uses.append(marker)
-        self.reads[("outlet", source_id)] = reference.source.outlet
-        self.reads[("language", source_id)] = reference.source.language  # the quote is marked with it where the page's differs
-        anchor = element("a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"{marker}-preview"}, f"[{reference.number}]")
-        # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
-        passage = element("q", {"lang": reference.source.language} if reference.source.language != self.lang else {}, escape_text(typeset(inner_quotes(quote))))
-        preview = element("span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"}, passage + escape_text(typeset(f" — {reference.source.outlet}")))
-        return element("sup", {"class": "citation", "id": marker}, anchor + preview)
+    def reference(self, source_id: str, quote: str) -> Reference:
+        """Number a passage's source and letter the passage, as the reference list shows them (an
+        earlier citation of either keeps its number or letter)."""
+        source = self.site.records["sources"][source_id]
+        assert isinstance(source, Source)
+        if source_id not in self.footnotes.by_source:
+            self.tokens.update((token("label", ("sources", source_id)), token("record", ("sources", source_id))))  # the reference list shows it
+        return self.footnotes.note(source, quote)[0]
+
+    def cite(self, source_id: str, quotes: list[str], typeset: Callable[[str], str] = lambda text: text) -> str:
+        """Return the HTML of one source's marker for passages cited together, noting them in the
+        reference list (typeset: what the body's typography does to its passages and outlet)."""
+        for quote in quotes:
+            self.reference(source_id, quote)
+        source = self.site.records["sources"][source_id]
+        self.reads[("outlet", source_id)] = source.outlet
+        self.reads[("language", source_id)] = source.language  # the quote is marked with it where the page's differs
+        support = self.support_of(self.claim_number)[2] if self.claim_number else None
+        return self.footnotes.marker(source, quotes, lambda anchor: self.rel(f"{source.page_url}#{anchor}"), typeset, support)
 
     def claim(self, number: int) -> str:
-        """Return the anchor of a claim, which the claims page links to."""
+        """Return the anchor of a claim, which the claims page links to; the citations placed next are its own."""
+        self.claim_number = number
         return element("span", {"class": "claim", "id": f"claim-{number}"})
 
-    def support(self, number: int) -> str:
-        """Return a claim's count of independent sources: short to the eye, in words for a screen reader."""
+    def support_of(self, number: int) -> tuple[str, str, str]:
+        """Return a claim's support: its level (see claims.support_level), short and in words."""
         derived_from: dict[str, str | None] = {}
         for source_id in self.claims[number - 1]:
             while source_id not in derived_from:  # the source and those it derives from: what the count depends on
                 original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
                 derived_from[source_id] = self.reads[("derived", source_id)] = original
                 source_id = original or source_id
-        short, words = support_words(support_level(self.claims[number - 1], derived_from), self.lang)
-        return element("span", {"class": "support", "data-pagefind-ignore": ""},
+        level = support_level(self.claims[number - 1], derived_from)
+        return (level, *support_words(level, self.lang))
+
+    def support(self, number: int) -> str:
+        """Return a claim's count of independent sources: short to the eye, in words for a screen
+        reader. Only a count that tells the reader something shows without asking (two sources or
+        more, or a derivative alone); every marker's preview gives it in words."""
+        self.claim_number = 0
+        level, short, words = self.support_of(number)
+        shown = "derivative" if level == DERIVATIVE else "single" if level == "1" else "several"
+        return element("span", {"class": f"support {shown}", "data-pagefind-ignore": ""},
                        element("span", {"aria-hidden": "true"}, escape_text(short)) + element("span", {"class": "visually-hidden"}, escape_text(f" ({words})")))
 
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""
-        return Markup(self.cite(source_id, quote))
+        return Markup(self.cite(source_id, [quote]))
 
 
 class Renderer:
@@ -326,8 +325,6 @@ class Renderer:
                 untranslated = languages[0]
             if lang != languages[0] and (translation is None or not translation.summary):
                 summary_lang = languages[0]
-            for citation in front_matter_citations(self.site.model, record):
-                context.reference(citation.source, citation.quote)
             values["record"] = RecordReads(record, context.tokens)
             context.tokens.add(token("record", (record.collection, record.id)))
             if "related" in values:
@@ -343,6 +340,8 @@ class Renderer:
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
         if untranslated and body_html:
             body_html = Markup(f'<div lang="{untranslated}">{body_html}</div>')
+        for citation in front_matter_citations(self.site.model, record) if record is not None else ():
+            context.reference(citation.source, citation.quote)  # after the body's: its markers are numbered as a reader meets them
         context.tokens.update(body_tokens(context.reads))
         model = self.site.model
         env = self.environment(lang)
@@ -357,21 +356,19 @@ class Renderer:
 
     def body_html(self, body: str, context: PageContext, record: Record | None) -> Markup:
         """Render a body to HTML, or take it from the body cache: a body is kept under a digest of its
-        text, its page's address and the passages its page cites first, with what it read of the site
-        as it rendered (context.reads), and taken only if the site still gives the same."""
+        text and its page's address, with what it read of the site as it rendered (context.reads), and
+        taken only if the site still gives the same. Its citations are the page's first (see page())."""
         if self.cache is None or record is None or not body:
             return Markup(self.render_body(body, context))
-        first = [(c.source, c.quote) for c in front_matter_citations(self.site.model, record)]
-        key = self.cache.key(f"{context.lang}:{context.site_url}", body, self.portable, first)  # a quote's lang depends on the page's
+        key = self.cache.key(f"{context.lang}:{context.site_url}", body, self.portable, [])  # a quote's lang depends on the page's
         cached = self.cache.get(key)
         if cached is not None and reads_hold(context.site, cached[2]):  # the site as the page's language shows it
             html, references, context.reads = cached
-            context.references = [Reference(n, self.site.records["sources"][s], q, a, list(uses)) for n, s, q, a, uses in references]  # type: ignore[arg-type]
-            context._by_passage = {(r.source.id, r.anchor): r for r in context.references}
+            context.footnotes.from_cache(references, self.site.records["sources"])
             context.tokens.update(t for r in context.references for t in (token("label", ("sources", r.source.id)), token("record", ("sources", r.source.id))))
             return Markup(html)
         html = self.render_body(body, context)
-        self.cache.put(key, (html, [(r.number, r.source.id, r.quote, r.anchor, list(r.uses)) for r in context.references], context.reads))
+        self.cache.put(key, (html, context.footnotes.to_cache(), context.reads))
         return Markup(html)
 
     def render_body(self, body: str, context: PageContext) -> str:
@@ -529,7 +526,8 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
             chunk = escape(text[left:right])
             # Each piece names the passages it belongs to, so that the page can highlight exactly one.
             names = " ".join(p.id for p in covering)
-            pieces.append(anchors + (f'<mark class="cited" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
+            often = " often" if len({key for p in covering for key in p.cited_by}) >= OFTEN_CITED else ""
+            pieces.append(anchors + (f'<mark class="cited{often}" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
         starting = [p for p in here if start <= p.start < end]
         result.append(ArticleParagraph(Markup("".join(pieces)), inserted, starting, sorted({key for p in starting for key in p.cited_by})))
     return result

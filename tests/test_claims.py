@@ -54,8 +54,8 @@ def test_a_translation_counts_as_its_original_never_twice():
     assert rests_on(["ap", "ap-copy"], derived) == []
 
 
-def marker(short: str, words: str) -> str:
-    return (f'<span class="support" data-pagefind-ignore=""><span aria-hidden="true">{short}</span>'
+def marker(short: str, words: str, shown: str) -> str:
+    return (f'<span class="support {shown}" data-pagefind-ignore=""><span aria-hidden="true">{short}</span>'
             f'<span class="visually-hidden"> ({words})</span></span>')
 
 
@@ -63,13 +63,17 @@ def test_each_cited_sentence_shows_its_count_of_independent_sources(make_site, t
     root = make_site(FILES)
     build(root, tmp_path / "site")
     page = (tmp_path / "site" / TORRES).read_text(encoding="utf-8")
-    one = marker("1 source", "one independent source supports this sentence")
-    only = marker("derivative only", "only a derivative source, a translation or copy, supports this sentence")
-    two = marker("2 sources", "2 independent sources support this sentence")
+    one = marker("1 source", "one independent source supports this sentence", "single")
+    only = marker("derivative only", "only a derivative source, a translation or copy, supports this sentence", "derivative")
+    two = marker("2 sources", "2 independent sources support this sentence", "several")
     assert re.search(r'<p><span class="claim" id="claim-1"></span>He drove a truck\.<sup class="citation".*?</sup><sup .*?</sup>' + re.escape(one)
                      + r'<span class="claim" id="claim-2"></span> He crossed\.<sup .*?</sup>' + re.escape(only) + " See", page)
     assert re.search(r'<span class="claim" id="claim-3"></span>Two outlets report it\.<sup .*?</sup><sup .*?</sup>' + re.escape(two) + "</p>", page)
-    assert page.count('class="support"') == 3  # the sentence without a citation has none
+    assert page.count('class="support ') == 3  # the sentence without a citation has none
+    previews = re.findall(r'<span class="preview-support">([^<]*)</span>', page)
+    one, only, two = ("one independent source supports this sentence", "only a derivative source, a translation or copy, supports this sentence",
+                      "2 independent sources support this sentence")
+    assert previews == [one, one, only, two, two]  # each marker's preview (one a source) says the support of its sentence
 
 
 def test_a_warm_build_follows_a_change_of_what_a_source_derives_from(make_site, tmp_path):

@@ -83,8 +83,8 @@ def test_quotes_keep_their_source_language_marked(make_site, tmp_path):
     out = tmp_path / "site"
     build(make_site({**TWO, "content/people/jorge-torres.es.md": TORRES_ES}), out)
     spanish = read(out, "es/people/jorge-torres/index.html")
-    assert '<q lang="en">drove an armoured truck across the bridge</q>' in spanish  # the preview of the marker
-    assert re.search(r'<q lang="en">drove an armoured truck across the bridge</q> —\s*<a', spanish)  # the reference list
+    assert '<span lang="en">“drove an armoured truck across the bridge”</span>' in spanish  # the preview of the marker
+    assert re.search(r'<a class="reference-passage" href="[^"]*"><q lang="en">drove an armoured truck across the bridge</q></a>', spanish)  # the reference list
     assert '<q lang="en">' not in read(out, "people/jorge-torres/index.html")  # an English page quoting English
 
 

@@ -18,8 +18,8 @@ class Resolver:
     def link(self, target: str, label: str | None) -> tuple[str, str]:
         return "x/", label or target
 
-    def cite(self, source: str, quote: str, typeset) -> str:
-        return f"<sup><q>{typeset(quote)}</q>{typeset(' — Outlet' + chr(39) + 's')}</sup>"
+    def cite(self, source: str, quotes: list[str], typeset) -> str:
+        return "<sup>" + "".join(f"<q>{typeset(quote)}</q>" for quote in quotes) + f"{typeset(' — Outlet' + chr(39) + 's')}</sup>"
 
     def claim(self, number: int) -> str:
         return f'<span id="claim-{number}"></span>'

@@ -60,13 +60,30 @@ def test_the_required_records_exist_and_cross_link(real_site):
 
 def test_citation_markers_link_to_references_that_link_to_the_passage(real_site):
     html = (real_site / "people/jorge-torres/index.html").read_text(encoding="utf-8")
-    marker = re.search(r'<sup class="citation" id="cite-ref-1-1"><a [^>]*href="#cite-note-1"', html)
+    marker = re.search(r'<sup class="citation" id="(cite-ref-(\d+)-1)"><a [^>]*href="#(cite-note-\2-(\d+))"', html)
     assert marker
-    note = re.search(r'<li id="cite-note-1">(.*?)</li>', html, re.S).group(1)
-    assert 'href="#cite-ref-1-1"' in note
+    note = re.search(rf'<li id="{marker[3]}">(.*?)</li>', html, re.S).group(1)
+    assert f'href="#{marker[1]}"' in note
     passage = re.search(r'href="../../sources/([a-z-]+)/#(passage-[0-9a-f]{10})"', note)
     source_html = (real_site / "sources" / passage.group(1) / "index.html").read_text(encoding="utf-8")
     assert f'id="{passage.group(2)}"' in source_html
+    entry = re.search(rf'<li id="cite-note-{marker[2]}">(.*?)<ol class="reference-quotes">', html, re.S).group(1)
+    assert f'href="../../sources/{passage.group(1)}/"' in entry  # the source's entry names it once, above its passages
+
+
+def test_the_reference_list_has_one_entry_per_source_numbered_in_reading_order(real_site):
+    html = (real_site / "people/jorge-torres/index.html").read_text(encoding="utf-8")
+    references = html[html.index('class="reference-list"'):]
+    entries = re.findall(r'<li id="cite-note-(\d+)"><span class="reference-source"><a href="../../sources/([a-z-]+)/"', references)
+    assert [int(n) for n, _ in entries] == list(range(1, len(entries) + 1))
+    assert len({source for _, source in entries}) == len(entries) >= 3  # the AP, its translation and the Post, once each
+    body = html[html.index('<div class="body">'):html.index('class="reference-list"')]
+    first_seen = list(dict.fromkeys(re.findall(r'<sup class="citation" id="cite-ref-(\d+)-', body)))
+    assert first_seen == sorted(first_seen, key=int)  # met in the order they are numbered (the infobox's evidence comes first)
+    for number, _ in entries:  # every passage's letter leads back to each marker citing it, and each marker to its passage
+        for letter_id, uses in re.findall(rf'<li id="(cite-note-{number}-\d+)">(.*?)</li>', references, re.S):
+            for use in re.findall(r'href="#(cite-ref-[\d-]+)"', uses):
+                assert re.search(rf'<sup class="citation" id="{use}">', body)
 
 
 def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real_site):
@@ -97,7 +114,7 @@ def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real
 def test_a_sentence_that_quotes_words_prints_them_not_just_a_marker(real_site):
     html = (real_site / "people/female-soldier/index.html").read_text(encoding="utf-8")
     text = re.sub(r'<span class="preview".*?</span></sup>', "]", re.sub(r"<a [^>]*>\[(\d+)\]</a>", r"[\1", html), flags=re.S)
-    text = re.sub(r'<span class="support".*?</span></span>', "", text)  # the count of sources after the sentence
+    text = re.sub(r'<span class="support[ "].*?</span></span>', "", text)  # the count of sources after the sentence
     sentence = re.sub(r"<[^>]+>", "", re.search(r"turning her question.*?</p>", text, re.S).group(0))
     assert re.fullmatch(r"turning her question about staying to fight into And I fight, why\?\[\d+\], where the original has "
                         r"And I’m supposed to stay here fighting, why\?\[\d+\]\.", sentence), sentence

@@ -63,6 +63,7 @@
   document.addEventListener("click", function (event) {
     var marker = markerOf(event.target);
     var link = marker && event.target.closest("a");
+    if (link && link.closest(".preview")) return;  // a passage in the preview: go to it in its article
     if (!link) {
       if (!marker) closeAll();
       return;
@@ -88,6 +89,22 @@
       marker.classList.add("dismissed");
     });
   });
+  // The reference list's switch: every sentence's count of independent sources, shown after it or not
+  // (kept for the next page). Without script the counts stay in each marker's preview.
+  var KEY = "dossier-show-support";
+  function showSupport(on) {
+    document.documentElement.classList.toggle("show-support", on);
+    document.querySelectorAll(".support-switch button").forEach(function (button) { button.setAttribute("aria-pressed", on ? "true" : "false"); });
+  }
+  document.querySelectorAll(".support-switch").forEach(function (line) {
+    line.hidden = false;
+    line.querySelector("button").addEventListener("click", function () {
+      var on = !document.documentElement.classList.contains("show-support");
+      showSupport(on);
+      try { localStorage.setItem(KEY, on ? "1" : ""); } catch (e) { /* storage refused: for this page only */ }
+    });
+  });
+  try { showSupport(localStorage.getItem(KEY) === "1"); } catch (e) { showSupport(false); }
   function highlight() {
     document.querySelectorAll("mark.target").forEach(function (mark) { mark.classList.remove("target"); });
     var id = location.hash.slice(1);
