@@ -76,6 +76,13 @@ def support_words(level: str, lang: str = "en") -> tuple[str, str]:
             words.ngettext("one independent source supports this sentence", "%(num)d independent sources support this sentence", count) % {"num": count})
 
 
+def derivative_note(lang: str = "en") -> str:
+    """Return what a body says once, before its text, when every claim of it rests only on derivatives."""
+    from .i18n import translations
+
+    return translations(lang).gettext("Every sentence below rests only on a derivative source, a translation or copy of another.")
+
+
 def mark_claims(body: str) -> tuple[str, list[tuple[str, ...]]]:
     """Return a body with each claim's place marked for rendering, and the sources each claim cites,
     by number from 1: CLAIM before the claim (its anchor: after the white space that ends the

@@ -18,7 +18,7 @@ from .align import aligned_rows, aligned_url, has_aligned_page
 from .fallback import fallback_index
 from .dates import MONTHS, month_key
 from .link import Key, Site, front_matter_citations
-from .claims import DERIVATIVE, Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
+from .claims import DERIVATIVE, Claim, derivative_note, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
 from .footnotes import Footnotes, Reference
 from .markup import BodyRenderer, element, escape_text, inner_quotes
 from .overlap import Overlap, overlap
@@ -80,6 +80,7 @@ class PageContext:
         self.prefix = prefix  # '' in the site's first language, 'es/' in Spanish
         self.footnotes = Footnotes(lang)
         self.claim_number = 0  # the claim whose citations are being placed (see claim())
+        self.quiet = False  # whether every claim rests on derivatives alone, said once before the body (see Renderer.render_body)
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
         self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
@@ -149,7 +150,7 @@ class PageContext:
         more, or a derivative alone); every marker's preview gives it in words."""
         self.claim_number = 0
         level, short, words = self.support_of(number)
-        shown = "derivative" if level == DERIVATIVE else "single" if level == "1" else "several"
+        shown = ("derivative quiet" if self.quiet else "derivative") if level == DERIVATIVE else "single" if level == "1" else "several"
         return element("span", {"class": f"support {shown}", "data-pagefind-ignore": ""},
                        element("span", {"aria-hidden": "true"}, escape_text(short)) + element("span", {"class": "visually-hidden"}, escape_text(f" ({words})")))
 
@@ -372,9 +373,15 @@ class Renderer:
         return Markup(html)
 
     def render_body(self, body: str, context: PageContext) -> str:
-        """Render a body to HTML, each claim anchored and followed by its count of independent sources."""
+        """Render a body to HTML, each claim anchored and followed by its count of independent sources
+        (a body whose every claim rests only on derivatives says so once, before its text)."""
         marked, context.claims = mark_claims(body)
-        return self.bodies.render(marked, context)
+        levels = {context.support_of(number)[0] for number in range(1, len(context.claims) + 1)}
+        context.quiet = len(context.claims) > 1 and levels == {DERIVATIVE}
+        html = self.bodies.render(marked, context)
+        if context.quiet:
+            html = f'<p class="page-support">{escape_text(derivative_note(context.lang))}</p>\n{html}'
+        return html
 
     def alternates(self, context: PageContext) -> list[dict[str, str]]:
         """Return the page in each language of the site (none for a site of one): its language, its

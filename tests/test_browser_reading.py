@@ -215,3 +215,70 @@ def test_a_source_s_long_address_stays_inside_its_box_at_390_px(page, served, do
         page.goto(served + f"sources/{source}/")
         shown = page.evaluate(INFOBOX_OVERFLOW)
         assert shown == {"wide": 390, "past": []}, source
+
+
+# The record pages of each kind, in both languages: at a phone's width the title, the lede and the infobox
+# come one after the other and never overlap; at a desk's the infobox stands beside them.
+RECORD_PAGES = ["people/jorge-torres/", "events/aid-convoy-blocked/", "places/cucuta/", "groups/venezuelan-national-guard/",
+                "sources/ap-desertion/"]  # a conflict page has no infobox
+HEAD_GEOMETRY = """() => {
+    const box = s => { const el = document.querySelector(s); if (!el) return null; const r = el.getBoundingClientRect();
+        return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right}; };
+    const body = document.querySelector('main .body > p, main .article > p:not(.note)');
+    return {title: box('main h1'), lede: box('main header .lede'), infobox: box('main .infobox'),  // a source has no lede
+            body: body ? body.getBoundingClientRect().top + scrollY : null, wide: document.documentElement.scrollWidth};
+}"""
+
+
+def overlapping(a: dict, b: dict) -> bool:
+    return a["top"] < b["bottom"] - 0.5 and b["top"] < a["bottom"] - 0.5 and a["left"] < b["right"] - 0.5 and b["left"] < a["right"] - 0.5
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("prefix", ["", "es/"], ids=["en", "es"])
+def test_title_lede_and_infobox_never_overlap_and_come_in_reading_order(browser, served, prefix, scheme):
+    for width in (390, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 844}, color_scheme=scheme)
+        page = context.new_page()
+        for address in RECORD_PAGES:
+            page.goto(served + prefix + address)
+            shown = page.evaluate(HEAD_GEOMETRY)
+            where = f"{prefix}{address} at {width} px"
+            assert shown["wide"] <= width, where
+            title, infobox = shown["title"], shown["infobox"]
+            lede = shown["lede"] or title  # a source page has no lede
+            assert infobox is not None, where
+            assert not overlapping(title, infobox) and not overlapping(lede, infobox), (where, shown)
+            if width == 390:  # one after the other: the story's first words on the first screen
+                assert (lede is title or title["bottom"] <= lede["top"] + 0.5) and lede["bottom"] <= infobox["top"] + 0.5, (where, shown)
+                assert lede["top"] < 844 and (shown["body"] is None or shown["body"] > infobox["bottom"]), where
+            else:  # the infobox beside the title and lede, level with the title
+                assert infobox["left"] >= max(title["right"], lede["right"]) - 0.5 and abs(infobox["top"] - title["top"]) < 60, (where, shown)
+        context.close()
+
+
+def test_one_step_from_any_sentence_to_its_passage_and_support(browser, served):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + "events/aid-convoy-blocked/")
+    markers = page.locator("main .body sup.citation")
+    assert markers.count() >= 10
+    for number in range(markers.count()):  # every marker: the passages it stands for and its sentence's support, on hover
+        marker = markers.nth(number)
+        marker.locator("a").first.hover()
+        preview = marker.locator(".preview")
+        assert preview.is_visible(), number
+        assert preview.locator(".preview-passage").count() >= 1 and "this sentence" in preview.locator(".preview-support").inner_text()
+    page.mouse.move(0, 0)
+    marker = markers.nth(1)
+    marker.locator("a").first.focus()  # the keyboard opens it too
+    assert marker.locator(".preview").is_visible()
+    marker.locator("a").first.hover()
+    passage = marker.locator(".preview-passage").first
+    quote = passage.inner_text().strip("“”")
+    passage.click(position={"x": 8, "y": 8})  # and one click goes to the passage in its article, highlighted
+    page.wait_for_url(re.compile(r"/sources/[a-z-]+/#passage-"))
+    page.wait_for_timeout(100)
+    highlighted = page.eval_on_selector_all("mark.target", "marks => marks.map(m => m.textContent).join('')")
+    assert " ".join(highlighted.split()) == " ".join(quote.split())
+    context.close()
