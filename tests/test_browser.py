@@ -154,16 +154,16 @@ def test_search_after_an_edit_finds_what_a_whole_index_finds(page, tmp_path, mon
     build(root, site)
     person = root / "content/people/jorge-torres.md"
     text = person.read_text(encoding="utf-8")
-    assert "Torres is a sergeant" in text and "those losses" in text  # the only page (and its Spanish copy) saying "losses"
-    # a word new to the site that starts with one the old parts know ("there"): they search for that instead
-    person.write_text(text.replace("Torres is a sergeant", "Torres is a theremin sergeant", 1).replace("those losses", "those deaths", 1), encoding="utf-8")
+    assert "Torres is a sergeant" in text and "He said those deaths pushed him" in text
+    # a word new to the site that starts with one the old parts know ("there"): they search for that instead; and a word the page loses
+    person.write_text(text.replace("Torres is a sergeant", "Torres is a theremin sergeant", 1).replace("He said those deaths pushed him", "He said they pushed him", 1), encoding="utf-8")
     build(root, site)
     delta = json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))["delta"]
     assert delta["added"] == ["theremin"] and "people/jorge-torres/index.html" in delta["replaces"]
     build(root, cold, use_cache=False)
     assert "delta" not in json.loads((cold / "pagefind/parts.json").read_text(encoding="utf-8"))
     with serving(site) as edited, serving(cold) as whole:
-        for query in ("theremin", "theremin Torres", "Torres theremin", "therem", "losses", "losses Torres", "sergeant", "Torres"):
+        for query in ("theremin", "theremin Torres", "Torres theremin", "therem", "deaths", "deaths Torres", "sergeant", "Torres"):
             expected = found_pages(page, whole, query)
             assert found_pages(page, edited, query) == expected, query
             if query.startswith("therem"):
@@ -379,7 +379,7 @@ def test_a_quotation_inside_a_quotation_takes_single_marks(page, served):
         shown[address] = page.evaluate(QUOTATIONS)
         inner = [text for text in shown[address] if re.search('[“”"]', text[1:-1]) or text[0] + text[-1] != "“”"]
         assert inner == [], address  # “ ” outside, ‘ ’ (and apostrophes) inside, no straight marks
-    assert "“to consider ‘all options’”" in shown["events/guaido-all-options/"]
+    assert any("consider ‘all options’ to resolve" in text for text in shown["events/guaido-all-options/"])
     assert "“consider ‘all solutions’”" in shown["sources/ap-desertion-translation/"]  # stored with straight quotes
     assert "“We’re going to change history,’ Torres said. ‘We are history.”" in shown["people/jorge-torres/"]
 

@@ -165,8 +165,8 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
     inodes = {path: (site / "pagefind" / path).stat().st_ino for path in walk_files(site / "pagefind") if path != "parts.json"}
     edits = [("jorge-torres", "Torres is a sergeant", "Torres is a marmalade sergeant"),  # a word new to the site
              ("jorge-torres", "Torres is a marmalade sergeant", "Torres is a sergeant"),  # gone again
-             ("jose-gomez", "the father of two children", "the marmalade father of two children"),  # a second page: the delta holds both
-             ("jesus-parra", "was a policeman in", "was a marmalade policeman in")]  # a third: past the limit, the parts are indexed again
+             ("jose-gomez", "José Gómez is a sergeant in", "José Gómez is a marmalade sergeant in"),  # a second page: the delta holds both
+             ("jesus-parra", "was a police officer in", "was a marmalade police officer in")]  # a third: past the limit, the parts are indexed again
     replaced: set[str] = set()
     for number, (person, old, new) in enumerate(edits):
         path = root / f"content/people/{person}.md"
