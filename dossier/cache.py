@@ -1,7 +1,7 @@
 """The build cache, in .dossier-cache/ beside content/: safe to delete at any time.
 
-Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of the
-code that renders Markdown, the body, the page's address and the passages cited before it, and
+Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of
+dossier's build code, the body, the page's address and the passages cited before it, and
 kept with what its rendering read of other records (the names and addresses its links show, the
 outlets its citations name, whom the sources its claims cite derive from: render.PageContext.reads), which must still hold for it to be taken;
 templates do not affect them, so a template edit reuses every body. And the last build's session (session.py) with a list of the
@@ -26,14 +26,16 @@ from typing import Any, Iterator
 
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent
-BODY_CODE = ("markup.py", "render.py", "passages.py", "reads.py", "claims.py")  # what turns a body into HTML, and what it notes it read
 NOT_BUILD_CODE = ("serve.py", "watch.py", "cli.py")  # the preview and the command line: they change no built file
 LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
 MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled
 
 
-def code_version(names: tuple[str, ...] | None = None) -> str:
-    """Return a digest of dossier's code (or of some of its modules), Python's and the libraries' versions."""
+def code_version() -> str:
+    """Return a digest of dossier's build code (every module of the package, at any depth, but
+    NOT_BUILD_CODE), Python's and the libraries' versions. Rendered bodies are kept under it too:
+    a body's HTML is made by modules all over the package (the claim anchors are placed by the
+    sentences' reading, the links by the linked site), and naming them by hand forgets some."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(sys.version.encode())
     for library in LIBRARIES:
@@ -41,9 +43,9 @@ def code_version(names: tuple[str, ...] | None = None) -> str:
             digest.update(f"{library}={metadata.version(library)};".encode())
         except metadata.PackageNotFoundError:
             pass
-    for path in sorted(PACKAGE.glob("*.py")):
-        if names is None and path.name not in NOT_BUILD_CODE or names is not None and path.name in names:
-            digest.update(path.name.encode() + path.read_bytes())
+    for name, path in sorted((path.relative_to(PACKAGE).as_posix(), path) for path in PACKAGE.rglob("*.py")):
+        if not name.startswith(NOT_BUILD_CODE):
+            digest.update(f"{name}\0{path.stat().st_size}\0".encode() + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -52,7 +54,7 @@ class BodyCache:
 
     def __init__(self, path: Path):
         self.path = path
-        self.version = code_version(BODY_CODE)
+        self.version = code_version()
         self.connection: sqlite3.Connection | None = None
         self.pid = 0
         self.new: dict[bytes, bytes] = {}  # stored but not yet written
