@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dossier.publish import write_into  # noqa: E402
-from dossier.search import index_site, split  # noqa: E402
-from dossier.session import Session  # noqa: E402
+from dossier.publish.staging import write_into  # noqa: E402
+from dossier.search.indexing import index_site, split  # noqa: E402
+from dossier.incremental.session import Session  # noqa: E402
 
 
 def kind(path: str) -> str:

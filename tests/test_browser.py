@@ -19,7 +19,7 @@ from typing import Iterator
 import pytest
 
 from conftest import PROJECT, copy_project
-from dossier import search
+from dossier.search import indexing as search
 from dossier.pipeline import build, load
 
 VNU = PROJECT / "node_modules/vnu-jar/build/dist/vnu.jar"

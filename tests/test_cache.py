@@ -9,7 +9,8 @@ from pathlib import Path
 
 from conftest import PROJECT, copy_project
 
-from dossier import cache, inputs, markup
+from dossier.incremental import cache, inputs
+from dossier.text import markup
 from dossier.pipeline import build
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import PROJECT, write_site
 
-from dossier.publish import walk_files
+from dossier.publish.staging import walk_files
 
 BARE_PYTHON = getattr(sys, "_base_executable", sys.executable)  # this interpreter without the venv's packages
 

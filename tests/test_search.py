@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_project
-from dossier import search
+from dossier.search import indexing as search
 from dossier.cli import main
-from dossier.fallback import fallback_index
+from dossier.render.fallback import fallback_index
 from dossier.pipeline import build
-from dossier.problems import BuildFailure
-from dossier.publish import walk_files
+from dossier.model.problems import BuildFailure
+from dossier.publish.staging import walk_files
 
 
 def test_the_build_indexes_the_site_and_keeps_only_what_the_search_page_uses(make_site):
