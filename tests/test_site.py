@@ -70,7 +70,7 @@ def test_citation_markers_link_to_references_that_link_to_the_passage(real_site)
 
 
 def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real_site):
-    from dossier.render.pages import timeline_groups
+    from dossier.render.environment import timeline_groups
 
     site, _ = load(PROJECT)
     html = (real_site / "timeline/index.html").read_text(encoding="utf-8")

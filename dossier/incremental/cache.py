@@ -3,7 +3,7 @@
 Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of
 dossier's build code, the body, the page's address and the passages cited before it, and
 kept with what its rendering read of other records (the names and addresses its links show, the
-outlets its citations name, whom the sources its claims cite derive from: render.PageContext.reads), which must still hold for it to be taken;
+outlets its citations name, whom the sources its claims cite derive from: render.context.PageContext.reads), which must still hold for it to be taken;
 templates do not affect them, so a template edit reuses every body. And the last build's session (session.py) with a list of the
 files it published, so that the next build reads, relinks and renders only what changed since.
 The session is only reused by the same code, Python and options; anything else builds afresh.

@@ -1,162 +1,33 @@
 """Rendering stage: turn the linked Site into {output path: bytes}. It reads the templates and the
 static files, and writes nothing: where the bytes go is the sinks' affair (sinks.py).
+
+Each page renders with a PageContext (context.py) through the templates' environment in its
+language (environment.py).
 """
 
 from __future__ import annotations
 
 import functools
-import xml.etree.ElementTree as etree
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
 
 from . import export, theme
-from .align import aligned_rows, aligned_url, has_aligned_page
+from .align import aligned_url, has_aligned_page
+from .context import PageContext, Reference, relative
+from .environment import template_environment
 from .fallback import fallback_index
-from ..model.dates import MONTHS, month_key
 from ..check.link import Key, Site, front_matter_citations
-from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls, support_level, support_words
-from ..text.markup import BodyRenderer, element, escape_text, inner_quotes
-from .overlap import Overlap, overlap
-from ..text.passages import passage_id, text_fragment
-from .provenance import mark_inferred, marker
-from .quotes import own_quotes, shows_quotes
-from .reads import RecordReads, SiteReads, body_tokens, link_read, link_target, reads_hold, token, unwrap
-from .views import fact_evidence, facts, related
-from ..model.schema import Event, Record, Source
-from .axis import axis_figure
-from .contents import add_contents, contents_marker
-from .glance import at_a_glance
-from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, site_in, site_languages, translations
-from .timeline import Filter, Part, facet_values, facets, filter_for, homes, split, timeline_filters, timeline_page
-
-
-class CompiledTemplates(jinja2.BytecodeCache):
-    """Templates compiled once a process, shared by every renderer it makes (the preview makes one
-    again after a template edit): only a template whose source changed is compiled again."""
-
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        code = self.compiled.get(bucket.key)
-        if code is not None:
-            bucket.bytecode_from_string(code)  # Jinja checks it against the source's checksum
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED = CompiledTemplates()
-
-
-@dataclass
-class Reference:
-    """One entry of a page's numbered reference list."""
-
-    number: int
-    source: Source
-    quote: str
-    anchor: str  # the passage's anchor on the source page
-    uses: list[str] = field(default_factory=list)  # ids of the markers that cite it
-
-
-SHARED = ("static/", "pagefind/")  # one copy for every language of the site; all else is per language
-
-
-def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
-    """Return a link from one page URL to another, both relative to the site root."""
-    prefix = "../" * from_url.count("/")
-    path, hash_, fragment = to_url.partition("#")
-    if portable and (path == "" or path.endswith("/")):
-        path += "index.html"
-    target = (prefix + path) or "./"
-    return target + hash_ + fragment
-
-
-class PageContext:
-    """Per-page state: where the page is, the references its citations collect, and what of the
-    site its body's HTML read (reads: what a cached body depends on, see Renderer.body_html)."""
-
-    def __init__(self, site: Site, url: str, *, portable: bool, lang: str = "en", prefix: str = ""):
-        self.site = site
-        self.url = url  # as in the site's first language: a page of another is at prefix + url
-        self.portable = portable
-        self.lang = lang
-        self.prefix = prefix  # '' in the site's first language, 'es/' in Spanish
-        self.references: list[Reference] = []
-        self._by_passage: dict[tuple[str, str], Reference] = {}
-        self.reads: dict[tuple[str, str], Any] = {}
-        self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
-        self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
-
-    def rel(self, to_url: str) -> str:
-        """Link from this page to another URL of the site, in the page's language (static files and
-        the search index are shared: every language's pages link to the same ones)."""
-        if self.prefix and to_url.startswith(SHARED):
-            return relative(self.prefix + self.url, to_url, portable=self.portable)
-        return relative(self.url, to_url, portable=self.portable)
-
-    @property
-    def site_url(self) -> str:
-        """Return the page's URL relative to the site root: 'es/people/x/' for a Spanish page."""
-        return self.prefix + self.url
-
-    def link(self, target: str, label: str | None) -> tuple[str, str]:
-        """Resolve a [[target|label]] body link (already checked by the linking stage)."""
-        record = link_target(self.site, target)
-        self.reads[("link", target)] = link_read(record)
-        return self.rel(record.page_url), label or record.label
-
-    def reference(self, source_id: str, quote: str) -> Reference:
-        """Number a passage, reusing the number of an earlier citation of the same passage."""
-        key = (source_id, passage_id(quote))
-        reference = self._by_passage.get(key)
-        if reference is None:
-            source = self.site.records["sources"][source_id]
-            assert isinstance(source, Source)
-            reference = Reference(len(self.references) + 1, source, quote, key[1])
-            self.tokens.update((token("label", ("sources", source_id)), token("record", ("sources", source_id))))  # the reference list shows it
-            self._by_passage[key] = reference
-            self.references.append(reference)
-        return reference
-
-    def cite(self, source_id: str, quote: str, typeset: Callable[[str], str] = lambda text: text) -> str:
-        """Return the marker HTML for a citation, adding a backlink to its reference (typeset: what
-        the body's typography does to its passage and outlet)."""
-        reference = self.reference(source_id, quote)
-        marker = f"cite-ref-{reference.number}-{len(reference.uses) + 1}"
-        reference.uses.append(marker)
-        self.reads[("outlet", source_id)] = reference.source.outlet
-        self.reads[("language", source_id)] = reference.source.language  # the quote is marked with it where the page's differs
-        anchor = element("a", {"href": f"#cite-note-{reference.number}", "aria-describedby": f"{marker}-preview"}, f"[{reference.number}]")
-        # The quoted passage, shown on hover or focus by CSS and read as the marker's description.
-        passage = element("q", {"lang": reference.source.language} if reference.source.language != self.lang else {}, escape_text(typeset(inner_quotes(quote))))
-        preview = element("span", {"class": "preview", "id": f"{marker}-preview", "role": "tooltip"}, passage + escape_text(typeset(f" — {reference.source.outlet}")))
-        return element("sup", {"class": "citation", "id": marker}, anchor + preview)
-
-    def claim(self, number: int) -> str:
-        """Return the anchor of a claim, which the claims page links to."""
-        return element("span", {"class": "claim", "id": f"claim-{number}"})
-
-    def support(self, number: int) -> str:
-        """Return a claim's count of independent sources: short to the eye, in words for a screen reader."""
-        derived_from: dict[str, str | None] = {}
-        for source_id in self.claims[number - 1]:
-            while source_id not in derived_from:  # the source and those it derives from: what the count depends on
-                original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
-                derived_from[source_id] = self.reads[("derived", source_id)] = original
-                source_id = original or source_id
-        short, words = support_words(support_level(self.claims[number - 1], derived_from), self.lang)
-        return element("span", {"class": "support", "data-pagefind-ignore": ""},
-                       element("span", {"aria-hidden": "true"}, escape_text(short)) + element("span", {"class": "visually-hidden"}, escape_text(f" ({words})")))
-
-    def cite_markup(self, source_id: str, quote: str) -> Markup:
-        """Return the marker HTML for a citation placed by a template (an age, a figure)."""
-        return Markup(self.cite(source_id, quote))
+from .claims import Claim, ClaimIndex, level_title, mark_claims, page_of, page_urls
+from ..text.markup import BodyRenderer
+from .reads import RecordReads, SiteReads, body_tokens, reads_hold, token, unwrap
+from .views import related
+from ..model.schema import Event, Record
+from .contents import add_contents
+from ..model.i18n import site_in, site_languages, translations
+from .timeline import Filter, Part, filter_for, homes, split, timeline_filters, timeline_page
 
 
 class Renderer:
@@ -191,35 +62,14 @@ class Renderer:
         return "" if lang == self.languages[0] else lang + "/"
 
     def environment(self, lang: str) -> jinja2.Environment:
-        """Return the templates' environment in one language: its interface strings, dates and numbers."""
+        """Return the templates' environment in one language (see environment.py), with the functions
+        of this renderer that work out once what many pages show."""
         env = self.envs.get(lang)
-        if env is not None:
-            return env
-        env = self.envs[lang] = jinja2.Environment(
-            loader=theme.template_loader(self.folders), autoescape=True, undefined=jinja2.StrictUndefined,
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
-        )
-        words = translations(lang)
-        env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
-        env.filters["date"] = lambda d: display_date(d, lang) if d else ""
-        env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
-        env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
-                           phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
-        env.globals["first_language"] = self.languages[0]  # what a page's text is in where it has no translation
-        env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
-        env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
-        env.filters["inner_quotes"] = inner_quotes
-        env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
-        env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
-        env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
-        env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
-            own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
-            passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
-            aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,
-            language_name=lambda code, within=None: language_name(code, within))
-        env.globals["timeline_entry"] = self.timeline_entry
-        env.globals["timeline_home"] = self.timeline_home
-        env.globals["claims_page"] = self.claims_page
+        if env is None:
+            env = self.envs[lang] = template_environment(self.folders, lang, self.languages[0])
+            env.globals["timeline_entry"] = self.timeline_entry
+            env.globals["timeline_home"] = self.timeline_home
+            env.globals["claims_page"] = self.claims_page
         return env
 
     def site_in(self, lang: str) -> Site:
@@ -471,101 +321,6 @@ class Renderer:
         return output
 
 
-def part_heading(part: Part, lang: str) -> str:
-    """Return how a page of a large timeline is named, in a language: '', '2019', 'March 2019' ('Marzo
-    de 2019'), '2019, month not known'."""
-    if part.year is None or part.month is None or lang == "en":
-        return part.heading
-    if part.month:
-        return month_heading(part.year, part.month, lang)
-    return translations(lang).gettext("%(year)s, month not known") % {"year": part.year}
-
-
-def month_name(month: int, lang: str) -> str:
-    """Return a month's full name, capitalized, for an overview of a year's months."""
-    name = MONTHS[month] if lang == "en" else month_names(lang)[month] or MONTHS[month]
-    return name[:1].upper() + name[1:]
-
-
 def output_path(url: str) -> str:
     """Return the file a site URL is written to: 'people/x/' -> 'people/x/index.html'."""
     return url + "index.html" if url == "" or url.endswith("/") else url
-
-
-@dataclass
-class ArticleParagraph:
-    """One paragraph of a stored article, with cited passages marked."""
-
-    html: Markup
-    inserted: bool
-    passages: list  # passages that start in this paragraph
-    citing: list  # the keys of the records that cite them, in order
-
-
-def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
-    """Split a source's stored text into paragraphs with every cited passage highlighted and anchored."""
-    from markupsafe import escape
-
-    text = site.seed_of(source).text
-    passages = sorted(site.passages.get(source.id, {}).values(), key=lambda p: (p.start, p.end, p.id))
-    result = []
-    offset = 0
-    following, here = 0, []  # the next passage to start, and those that reach into the current line
-    for line in text.split("\n"):
-        start, end = offset, offset + len(line)
-        offset = end + 1
-        while following < len(passages) and passages[following].start < end:
-            here.append(passages[following])
-            following += 1
-        here = [p for p in here if p.end > start]  # in the passages' order: those that start before the line ends and end after it starts
-        if not line.strip():
-            continue
-        inserted = any(line.lstrip().startswith(prefix) for prefix in source.inserted_lines)
-        cuts = sorted({start, end} | {min(max(b, start), end) for p in here for b in (p.start, p.end)})
-        pieces = []
-        for left, right in zip(cuts, cuts[1:]):
-            anchors = "".join(f'<span class="anchor" id="{p.id}"></span>' for p in here if p.start == left)
-            covering = [p for p in here if p.start <= left and p.end >= right]
-            chunk = escape(text[left:right])
-            # Each piece names the passages it belongs to, so that the page can highlight exactly one.
-            names = " ".join(p.id for p in covering)
-            pieces.append(anchors + (f'<mark class="cited" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
-        starting = [p for p in here if start <= p.start < end]
-        result.append(ArticleParagraph(Markup("".join(pieces)), inserted, starting, sorted({key for p in starting for key in p.cited_by})))
-    return result
-
-
-def link_items(site: SiteReads, keys: Iterable[Key], rel: Callable[[str], str], kinds: Mapping[str, str] | None = None,
-               lang: str = "en", end: str = "") -> Markup:
-    """Return a list item linking to each record (with its kind's name after it, from kinds, in the
-    page's language), each followed by end: a source page lists hundreds, which a template loop makes slowly."""
-    from markupsafe import escape
-
-    translate = translations(lang).gettext
-    items = []
-    for key in keys:
-        record = site.site.get(key)
-        site.reads.add(token("label", key))  # as reading its address and label through site.get() notes
-        kind = f' <span class="kind">({escape(translate(kinds[record.collection]))})</span>' if kinds is not None else ""
-        items.append(f'<li><a href="{escape(rel(record.page_url))}">{escape(record.label)}</a>{kind}</li>{end}')
-    return Markup("".join(items))
-
-
-def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
-    """Return how much text a derivative source shares word for word with its original."""
-    return overlap(site.seed_of(derivative).text, site.seed_of(original).text)
-
-
-def timeline_groups(site: Site, active: Filter | None = None, events: list[str] | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
-    """Group the timeline (or one filter's events, or those given) by year, then by the month each
-    starts in; events whose month is not known (a bare year) come after the year's known months."""
-    years: dict[int, dict[int | None, list[Event]]] = {}
-    for eid in events if events is not None else active.events if active else site.timeline:
-        event = site.records["events"][eid]
-        assert isinstance(event, Event)
-        year, month = month_key(event.date)
-        years.setdefault(year, {}).setdefault(month, []).append(event)
-    return [
-        (year, sorted(months.items(), key=lambda item: 13 if item[0] is None else item[0]))
-        for year, months in sorted(years.items())
-    ]

@@ -153,7 +153,7 @@ class SiteReads:
         return [RecordReads(record, self.reads) for record in self.site.named_by(key, collection, field_name)]
 
 
-# What a rendered body read, kept with it in the body cache (render.PageContext.reads).
+# What a rendered body read, kept with it in the body cache (render.context.PageContext.reads).
 
 
 def link_target(site: Site, target: str) -> Record:
