@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dossier.publish.staging import write_into  # noqa: E402
-from dossier.search.indexing import index_site, split  # noqa: E402
+from dossier.search.indexing import index_site  # noqa: E402
+from dossier.search.parts import split  # noqa: E402
 from dossier.incremental.session import Session  # noqa: E402
 
 

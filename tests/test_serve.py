@@ -23,7 +23,7 @@ import pytest
 
 from conftest import PROJECT, chromium_or_skip, copy_project
 
-from dossier.search import indexing as search
+from dossier.search import parts as search_parts
 from dossier.cli import main
 from dossier.model.problems import Problem
 from dossier.serve.preview import Preview
@@ -274,7 +274,7 @@ def test_the_search_index_catches_up_after_edits(make_site):
 
 
 def test_the_preview_indexes_only_the_changed_pages_of_a_large_index(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)
+    monkeypatch.setattr(search_parts, "PART_PAGES", 16)
     root = copy_project(tmp_path / "project")
     folder = tmp_path / "preview"
     folder.mkdir()

@@ -28,7 +28,7 @@ from ..model.problems import Problem, in_drafts
 from ..check.relink import can_relink, relink
 from ..render.pages import Renderer
 from ..model.schema import Record, Translation
-from ..search.indexing import SEARCHABLE, words_of
+from ..search.words import SEARCHABLE, words_of
 from ..publish.sinks import FolderSink, MemorySink
 from ..check.validate import salvage, validate
 

@@ -1,15 +1,13 @@
-"""Full-text search: running Pagefind over the staged site, a large site in parts.
+"""Full-text search: running Pagefind over the staged site, a large site in parts (parts.py).
 
 Pagefind (the `pagefind[extended]` package, with its bundled binary) indexes every page that marks
 its text with `data-pagefind-body`; a large site in parts, of which a build indexes again only those
 whose pages changed, or, after a few edits, only those pages into a small extra bundle (the delta).
-The portable build's plain index is in fallback.py.
+The portable build's plain index is render/fallback.py.
 """
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import html
 import json
 import os
@@ -20,104 +18,23 @@ import subprocess
 import sys
 import tempfile
 import threading
-import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
+from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
+                    previous_listing, split, words_digest)
+from .words import words_of
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
 from ..publish.staging import carry_over, walk_files
 
 NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
-SEARCHABLE = b"data-pagefind-body"  # what marks a page whose text is indexed
-BUNDLE = "pagefind"  # where the index goes in the site
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
     "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js",
 )
-# Pagefind holds every word it indexes in memory (about 0.3 MB a page of ours) until it writes the
-# index: a large site is indexed in parts of at most about this many pages, which the search page
-# loads together. Only the parts whose pages changed are indexed again.
-PART_PAGES = 1000
-# Pagefind quietly matches nothing once a glob is about 300,000 characters long (measured with 1.5.2):
-# parts are also made small enough that the paths of one stay well below that.
-PART_CHARACTERS = 100_000
-# Where a word is in none of a part's pages, Pagefind searches that part for the longest start of it
-# that is ("to" for "torres"): each part also indexes a page holding every word of the site, which
-# the search page leaves out of its results, so that a part answers as the whole index would.
-VOCABULARY_PAGE = "pagefind-vocabulary/index.html"
-# Once a site is in parts, a build indexes the pages new, changed or gone since the parts were last
-# all indexed (accumulated over builds) into one small extra bundle, the delta, and carries every part
-# over, while those pages are at most PART_PAGES // DELTA_SHARE. The delta is indexed whole at each
-# build and the search page loads the list of pages it replaces, so it must stay small beside a part:
-# a quarter of one costs about a quarter of one part's run, and beyond that, indexing the parts holding
-# those pages again costs little more and leaves no delta. A site in one part is indexed whole, as
-# before: it has no vocabulary page, and a run over one part is what a delta would save little on.
-DELTA = "delta"  # the delta's folder in the bundle
-DELTA_SHARE = 4
-TAG = re.compile(r"<[^>]*>")
-WORD = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
-JOINER = re.compile(r"['’.\-]")
 LANGUAGE = re.compile(rb'<html lang="([^"]+)"')
-
-
-def words_of(page: bytes) -> set[str]:
-    """Return the words of a page (more than search indexes, never fewer): each run of letters and
-    digits, and runs joined by apostrophes, hyphens or dots both as they are and run together.
-    Only what follows the first element search indexes is read: Pagefind indexes nothing before it."""
-    marked = page.find(SEARCHABLE)
-    if marked >= 0:
-        page = page[page.find(b">", marked) + 1:]
-    text = html.unescape(TAG.sub(" ", page.decode("utf-8", "replace"))).lower()
-    found = set(WORD.findall(text))
-    for word in [word for word in found if JOINER.search(word)]:
-        found.add(JOINER.sub("", word))
-        found.update(JOINER.split(word))
-    return found
-
-
-def split(pages: Iterable[str], part_pages: int | None = None) -> list[list[str]]:
-    """Split the searchable pages into parts of about part_pages at most: a power of two of them,
-    each page in the part its path hashes to, so that the same page stays in the same part."""
-    pages = sorted(pages)
-    limit = part_pages or PART_PAGES
-    characters = sum(len(path) + 1 for path in pages)
-    count = 1
-    while count * limit < len(pages) or count * PART_CHARACTERS < characters:
-        count *= 2
-    while True:
-        parts: list[list[str]] = [[] for _ in range(count)]
-        for path in pages:
-            parts[part_of(path, count)].append(path)
-        if count == 1 or all(parts):  # Pagefind cannot index an empty part
-            return parts
-        count //= 2
-
-
-def part_of(path: str, count: int) -> int:
-    """Return the number of the part that indexes a page, out of count parts."""
-    return zlib.crc32(path.encode("utf-8")) % count
-
-
-DELTA_PART = -1  # the delta's number among the parts
-
-
-def part_folder(number: int) -> str:
-    """Return where a part's (or the delta's) bundle goes in the site: the first is the one the search page loads."""
-    return BUNDLE if number == 0 else f"{BUNDLE}/{DELTA}" if number == DELTA_PART else f"{BUNDLE}/parts/{number}"
-
-
-@dataclass
-class Delta:
-    """The pages indexed since the parts were, in a bundle of their own (see DELTA)."""
-
-    pages: list[str]  # the pages it indexes: those new or changed since the parts were indexed
-    replaces: list[str]  # those and the pages gone since: the search page drops the parts' copies
-    base: set[str]  # the words the parts were indexed with
-    added: list[str]  # the site's words that are not among those
-    carried: bool = False  # no page changed since the previous delta: it is carried over
 
 
 def index_site(folder: Path, pages: Iterable[str]) -> None:
@@ -223,7 +140,7 @@ class Indexing:
             return None
         kept = listing.get(DELTA, {})
         replaced = set(kept.get("replaces", ())) | changed
-        if not replaced or len(replaced) > PART_PAGES // DELTA_SHARE:
+        if not replaced or not delta_takes(replaced):
             return None
         assert self.previous is not None
         base = base_words(self.previous / BUNDLE, listing)
@@ -397,38 +314,3 @@ def sort_languages(entry: Path) -> None:
 def indexing_failed(reason: str) -> BuildFailure:
     """Return the error a failed Pagefind run stops the build with."""
     return BuildFailure(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")
-
-
-def previous_listing(site: Path) -> dict:
-    """Return the parts.json of a built site's search bundle if every part (and delta) it lists is
-    there ({}: none, or not one that can be brought up to date)."""
-    try:
-        listing = json.loads((site / BUNDLE / "parts.json").read_text(encoding="utf-8"))
-        folders = list(listing["parts"]) + ([listing[DELTA]["folder"]] if DELTA in listing else [])
-        complete = all((site / BUNDLE / name / "pagefind.js").is_file() for name in folders)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
-    return listing if complete else {}
-
-
-def words_digest(words: set[str]) -> str:
-    """Return the digest of a set of words, as parts.json keeps it."""
-    return hashlib.sha256(" ".join(sorted(words)).encode("utf-8")).hexdigest()[:20]
-
-
-def base_words(bundle: Path, listing: dict) -> set[str] | None:
-    """Return the words the parts of a bundle were indexed with, read back from the first part's
-    vocabulary page (None: it is not there, or does not hold the words parts.json says)."""
-    try:
-        text = gzip.decompress((bundle / "fragment" / f"{listing['vocabulary']}.pf_fragment").read_bytes()).decode("utf-8")
-        words = set(json.loads(text[text.index("{"):])["content"].split())
-    except (OSError, ValueError, KeyError, TypeError, EOFError):
-        return None
-    return words if words_digest(words) == listing.get("words") else None
-
-
-def fragments(bundle: Path) -> Iterator[tuple[str, dict]]:
-    """Yield the name and data of each page fragment of one bundle (its result id and what it shows)."""
-    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
-        text = gzip.decompress(fragment.read_bytes()).decode("utf-8")
-        yield fragment.name.removesuffix(".pf_fragment"), json.loads(text[text.index("{"):])
