@@ -122,12 +122,12 @@ class SearchIndex:
 
     def start(self, folder: Path, changed: set[str]) -> None:
         """Start indexing the searchable pages staged in folder (changed: those new, changed or gone)."""
-        self.indexing = Indexing(folder, self.session.searchable, words=set(self.session.word_pages), changed=changed,
+        self.indexing = Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), changed=changed,
                                  previous=self.previous, jobs=1)
 
     def finish(self, folder: Path) -> None:
         """Wait for the index to be complete (starting it if no page was rendered), or raise what went wrong."""
-        indexing = self.indexing or Indexing(folder, self.session.searchable, words=set(self.session.word_pages), jobs=self.workers)
+        indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), jobs=self.workers)
         indexing.finish(self.workers)
 
     def stop(self) -> None:

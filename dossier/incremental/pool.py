@@ -36,8 +36,8 @@ def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str
             digests[path] = session.emit(sink, path, session.pages[path]())
     if session.body_cache is not None:
         session.body_cache.flush()
-    changes, session.word_changes = session.word_changes, Counter()
-    return digests, {path for path in digests if path in session.searchable}, changes, {path: session.reads[path] for path in digests if path in session.reads}
+    changes, session.words.changes = session.words.changes, Counter()
+    return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.reads[path] for path in digests if path in session.reads}
 
 
 def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dict[str, bytes]:
@@ -64,14 +64,14 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             process.start()
             writer.close()
             started.append((process, reader))
-        digests, _, session.word_changes, _ = render_claimed()  # this process's share, noted as it went
+        digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
         for process, reader in started:
             part, searchable, words, reads = worker_result(process, reader)
             digests.update(part)
             session.reads.update(reads)
-            session.word_changes.update(words)
-            session.searchable.difference_update(part)
-            session.searchable.update(searchable)
+            session.words.changes.update(words)
+            session.words.searchable.difference_update(part)
+            session.words.searchable.update(searchable)
     finally:
         for process, reader in started:
             if process.is_alive():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -28,7 +28,7 @@ from ..model.problems import Problem, in_drafts
 from ..check.relink import can_relink, relink
 from ..render.pages import Renderer
 from ..model.schema import Record, Translation
-from ..search.words import SEARCHABLE, words_of
+from ..search.words import PageWords
 from ..publish.sinks import FolderSink, MemorySink
 from ..check.validate import salvage, validate
 
@@ -74,9 +74,7 @@ class Session:
         self.renderer: Renderer | None = None
         self.pages: dict[str, Callable[[], bytes]] = {}
         self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
-        self.searchable: set[str] = set()  # the pages written last whose text search indexes
-        self.word_pages: Counter[str] = Counter()  # each word of those pages: in how many of them
-        self.word_changes: Counter[str] = Counter()  # what the pages made since the last settle_words() change in it
+        self.words = PageWords()  # the pages written last whose text search indexes, and their words
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.unlinked: set[Key] = set()  # records changed since the last link
         self.page_paths: set[str] = set()  # the pages last rendered
@@ -232,8 +230,8 @@ class Session:
         there is much to do, and carry every other file over from previous (where the last render
         went). Without previous, render everything."""
         if previous is None:
-            self.pending, self.written, self.extras_pending, self.searchable = EVERYTHING, {}, True, set()
-            self.word_pages = Counter()
+            self.pending, self.written, self.extras_pending = EVERYTHING, {}, True
+            self.words.forget()
         return self.render_to(FolderSink(folder, previous), workers, searchable_done)
 
     def render_to(self, sink: MemorySink | FolderSink, workers: int = 1,
@@ -248,12 +246,12 @@ class Session:
         rendered = set(paths)
         sink.carry([path for path in self.pages if path not in rendered])
         timeline = [path for path in paths if path.startswith("timeline/")]  # pages search does not index
-        was_searchable = set(self.searchable)
+        was_searchable = set(self.words.searchable)
         digests = render_pages(self, [path for path in paths if not path.startswith("timeline/")], sink, workers)
-        gone = self.settle_words(sink.previous)
+        gone = self.words.settle(self.pages, sink.previous)
         if searchable_done is not None:
             changed = {path for path, data_digest in digests.items() if self.written.get(path) != data_digest}
-            searchable_done(sink.folder, gone | changed & (self.searchable | was_searchable))  # type: ignore[arg-type]
+            searchable_done(sink.folder, gone | changed & (self.words.searchable | was_searchable))  # type: ignore[arg-type]
         digests.update(render_pages(self, timeline, sink, workers))
         self.renderer.forget()  # type: ignore[union-attr]  # plan() forgets too; this frees the memory now
         outcome.rendered = len(paths)
@@ -277,34 +275,9 @@ class Session:
             self.reads[path] = reads
         unchanged = self.written.get(path) == data_digest
         if not unchanged and path.endswith(".html"):
-            self.note_searchable(path, data, sink.previous)
+            self.words.note(path, data, sink.previous)
         sink.put(path, data, unchanged)
         return data_digest
-
-    def note_searchable(self, path: str, data: bytes, previous: Path | None) -> None:
-        """Remember whether a new or changed page holds text for search to index, and count its words,
-        less those of the page it replaces (read from previous; without previous, they stay counted)."""
-        if path in self.searchable and previous is not None:
-            self.word_changes.subtract(words_of((previous / path).read_bytes()))
-        if SEARCHABLE in data:
-            self.searchable.add(path)
-            self.word_changes.update(words_of(data))
-        else:
-            self.searchable.discard(path)
-
-    def settle_words(self, previous: Path | None) -> set[str]:
-        """Take the word counts of the pages made, and of the searchable pages that are gone, into
-        word_pages; forget the gone pages and return them."""
-        gone = self.searchable.difference(self.pages)
-        for path in gone if previous is not None else ():
-            self.word_changes.subtract(words_of((previous / path).read_bytes()))
-        self.searchable -= gone
-        self.word_pages.update(self.word_changes)
-        for word in self.word_changes:  # only the words of these pages can have dropped to none
-            if self.word_pages[word] <= 0:
-                del self.word_pages[word]
-        self.word_changes = Counter()
-        return gone
 
     def make_extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
         """Remake the data exports, search fallback and static files."""

@@ -1,11 +1,16 @@
-"""The words of a page, as search indexes them: what the session counts of the pages it makes, so
-that a site in parts is indexed with every word of the site (see parts.VOCABULARY_PAGE).
+"""The words of the pages search indexes, counted page by page as a session makes them, so that a
+site in parts is indexed with every word of the site (parts.VOCABULARY_PAGE) without reading its
+pages again.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
 
 SEARCHABLE = b"data-pagefind-body"  # what marks a page whose text is indexed
 TAG = re.compile(r"<[^>]*>")
@@ -26,3 +31,41 @@ def words_of(page: bytes) -> set[str]:
         found.add(JOINER.sub("", word))
         found.update(JOINER.split(word))
     return found
+
+
+@dataclass
+class PageWords:
+    """The pages last made whose text search indexes, and in how many of them each word is."""
+
+    searchable: set[str] = field(default_factory=set)  # the pages written last whose text search indexes
+    counts: Counter[str] = field(default_factory=Counter)  # each word of those pages: in how many of them
+    changes: Counter[str] = field(default_factory=Counter)  # what the pages made since the last settle() change in it
+
+    def note(self, path: str, data: bytes, previous: Path | None) -> None:
+        """Remember whether a new or changed page holds text for search to index, and count its words,
+        less those of the page it replaces (read from previous; without previous, they stay counted)."""
+        if path in self.searchable and previous is not None:
+            self.changes.subtract(words_of((previous / path).read_bytes()))
+        if SEARCHABLE in data:
+            self.searchable.add(path)
+            self.changes.update(words_of(data))
+        else:
+            self.searchable.discard(path)
+
+    def settle(self, pages: Iterable[str], previous: Path | None) -> set[str]:
+        """Take the word counts of the pages made, and of the searchable pages no longer among pages
+        (read from previous), into counts; forget the gone pages and return them."""
+        gone = self.searchable.difference(pages)
+        for path in gone if previous is not None else ():
+            self.changes.subtract(words_of((previous / path).read_bytes()))
+        self.searchable -= gone
+        self.counts.update(self.changes)
+        for word in self.changes:  # only the words of these pages can have dropped to none
+            if self.counts[word] <= 0:
+                del self.counts[word]
+        self.changes = Counter()
+        return gone
+
+    def forget(self) -> None:
+        """Forget every page: all are to be made again."""
+        self.searchable, self.counts = set(), Counter()

@@ -140,7 +140,7 @@ class Preview:
         if outcome.files or outcome.removed:
             self.index_stale = True
             if self.search_changed is not None:
-                self.search_changed |= {path for path in outcome.files if path in self.session.searchable} | outcome.removed
+                self.search_changed |= {path for path in outcome.files if path in self.session.words.searchable} | outcome.removed
         if errors or self.errors or outcome.files or outcome.removed:
             self.errors = errors
             self.build += 1
@@ -170,7 +170,7 @@ class Preview:
         self.index_stale = False
         loop = IOLoop.current()
         changed, self.search_changed = self.search_changed, set()
-        indexing = self.indexing = Indexing(self.folder, set(self.session.searchable), words=set(self.session.word_pages), changed=changed,
+        indexing = self.indexing = Indexing(self.folder, set(self.session.words.searchable), words=set(self.session.words.counts), changed=changed,
                                             previous=self.folder if changed is not None else None, background=True)
 
         def run() -> None:
