@@ -161,7 +161,7 @@ def command_init(args: argparse.Namespace) -> int:
 def command_review(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from .editors import review
+    from .editors import review, review_sheet
     from .pipeline import load
 
     root = Path(args.source)
@@ -186,10 +186,10 @@ def command_review(args: argparse.Namespace) -> int:
     if args.changed:
         found = [sheet for sheet in found if sheet.state == "changed"]
     if args.html:
-        Path(args.html).write_text(review.html_sheet(found), encoding="utf-8")
+        Path(args.html).write_text(review_sheet.html_sheet(found), encoding="utf-8")
         print(f"wrote {args.html}: the review sheet of {len(found)} record{'s' * (len(found) != 1)}")
     else:
-        print(review.text_sheet(found))
+        print(review_sheet.text_sheet(found))
     return 0
 
 

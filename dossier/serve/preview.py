@@ -81,7 +81,8 @@ class Preview:
 
     def review_sheet(self) -> str:
         """Return the review sheet of every record as the preview has it (see review.py)."""
-        from ..editors.review import html_sheet, reviewable, sheets
+        from ..editors.review import reviewable, sheets
+        from ..editors.review_sheet import html_sheet
 
         site = self.session.site
         assert site is not None
