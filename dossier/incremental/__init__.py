@@ -1,4 +1,5 @@
-"""The build kept between builds: only what changed is read, linked and rendered again.
+"""Incremental builds: the project kept between builds, so that only what changed is read, linked
+and rendered again.
 
 Takes the project folder and the paths an edit touched; hands on the files to publish, into memory
 for the preview or into a staging folder for a build (session.py): from the inputs as last read
