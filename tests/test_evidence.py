@@ -1,4 +1,4 @@
-"""Evidence for structured facts (dossier/evidence.py): cited under `evidence:`, or derived from a
+"""Evidence for structured facts (dossier/check/evidence.py): cited under `evidence:`, or derived from a
 cited sentence of the body that links to the named record; unsupported facts are warnings, errors
 under --strict."""
 

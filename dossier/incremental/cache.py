@@ -26,7 +26,9 @@ from typing import Any, Iterator
 
 FOLDER = ".dossier-cache"
 PACKAGE = Path(__file__).resolve().parent.parent
-NOT_BUILD_CODE = ("cli.py", "serve/")  # the command line and the preview: they change no built file
+# The command line and the preview: no module a build runs imports them (tests/test_structure.py), so
+# they change no built file.
+NOT_BUILD_CODE = ("cli.py", "serve/")
 LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
 MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled
 
