@@ -25,7 +25,7 @@ install: $(STAMP)
 	$(MAKE) --no-print-directory messages-compile
 
 # The interface's translations (dossier/locale/<lang>/LC_MESSAGES/dossier.po): gather the strings of the
-# templates, scripts and dossier/i18n.py (babel.cfg) into dossier.pot, bring each language's .po up to
+# templates, scripts and dossier/model/i18n.py (babel.cfg) into dossier.pot, bring each language's .po up to
 # date with it (then translate what is new), and compile the .mo files gettext reads. The .mo files
 # are not committed: install compiles them, and so does a build that finds one missing or stale.
 LOCALE_DIR := dossier/locale

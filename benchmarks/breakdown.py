@@ -19,9 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dossier.publish import write_into  # noqa: E402
-from dossier.search import index_site, split  # noqa: E402
-from dossier.session import Session  # noqa: E402
+from dossier.publish.staging import write_into  # noqa: E402
+from dossier.search.indexing import index_site  # noqa: E402
+from dossier.search.parts import split  # noqa: E402
+from dossier.incremental.session import Session  # noqa: E402
 
 
 def kind(path: str) -> str:
@@ -52,7 +53,7 @@ def main(root: Path) -> None:
             counts[kind(path)] += 1
             sizes[kind(path)] += len(data)
             write_into(folder, {path: data})
-            session.note_searchable(path, data, None)
+            session.words.note(path, data, None)
         began = time.perf_counter()
         extras = session.make_extras(dict.fromkeys(session.pages, b""))  # only a portable build reads the pages
         write_into(folder, extras)
@@ -61,8 +62,8 @@ def main(root: Path) -> None:
             print(f"{name}: {counts[name]} pages, {sizes[name] / 2**20:.0f} MB, {seconds[name]:.2f} s ({1000 * seconds[name] / counts[name]:.1f} ms a page)")
         print(f"memory of this process so far (peak resident set): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
         began = time.perf_counter()
-        index_site(folder, session.searchable)
-        print(f"search index (Pagefind, {len(split(session.searchable))} parts, up to {os.cpu_count()} at a time): {time.perf_counter() - began:.2f} s")
+        index_site(folder, session.words.searchable)
+        print(f"search index (Pagefind, {len(split(session.words.searchable))} parts, up to {os.cpu_count()} at a time): {time.perf_counter() - began:.2f} s")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from .editors import file_name, modeline, write_schemas
-from .model import BUILT_IN, Model, RecordType
-from .problems import BuildFailure, ContentError, UsageError, did_you_mean, print_problems
-from .slug import fold_id
+from .editors.schemas import file_name, modeline, write_schemas
+from .model.record_types import BUILT_IN, Model, RecordType
+from .model.problems import BuildFailure, ContentError, UsageError, did_you_mean, print_problems
+from .model.slug import fold_id
 
 
 def creatable(model: Model) -> dict[str, RecordType]:
@@ -62,7 +62,7 @@ def _yaml_text(text: str) -> str:
 
 
 def command_new(args: argparse.Namespace) -> int:
-    from .read import read_model
+    from .read.documents import read_model
 
     model, _ = read_model(Path(args.source))
     kinds = creatable(model)
@@ -84,8 +84,8 @@ def command_new(args: argparse.Namespace) -> int:
 
 
 def command_quote(args: argparse.Namespace) -> int:
-    from .passages import SeedText, citation
-    from .read import MAX_SEED_BYTES, read_document, read_text
+    from .text.passages import SeedText, citation
+    from .read.documents import MAX_SEED_BYTES, read_document, read_text
 
     root = Path(args.source)
     folder = root / "content" / "sources"
@@ -111,7 +111,7 @@ def command_quote(args: argparse.Namespace) -> int:
 
 
 def command_schema(args: argparse.Namespace) -> int:
-    from .read import read_model
+    from .read.documents import read_model
 
     model, _ = read_model(Path(args.source))
     folder = write_schemas(Path(args.source), model, Path(args.out) if args.out else None)
@@ -120,7 +120,7 @@ def command_schema(args: argparse.Namespace) -> int:
 
 
 def command_add_source(args: argparse.Namespace) -> int:
-    from .importer import add_source, summary
+    from .editors.importer import add_source, summary
 
     imported = add_source(Path(args.source), Path(args.page), args.id)
     print("\n".join(summary(imported)))
@@ -152,7 +152,7 @@ def command_build(args: argparse.Namespace) -> int:
 
 
 def command_init(args: argparse.Namespace) -> int:
-    from .init import init_project, next_steps
+    from .editors.new_project import init_project, next_steps
 
     folder = Path(args.folder)
     init_project(folder)
@@ -163,7 +163,7 @@ def command_init(args: argparse.Namespace) -> int:
 def command_review(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from . import review
+    from .editors import review, review_sheet
     from .pipeline import load
 
     root = Path(args.source)
@@ -188,15 +188,15 @@ def command_review(args: argparse.Namespace) -> int:
     if args.changed:
         found = [sheet for sheet in found if sheet.state == "changed"]
     if args.html:
-        Path(args.html).write_text(review.html_sheet(found), encoding="utf-8")
+        Path(args.html).write_text(review_sheet.html_sheet(found), encoding="utf-8")
         print(f"wrote {args.html}: the review sheet of {len(found)} record{'s' * (len(found) != 1)}")
     else:
-        print(review.text_sheet(found))
+        print(review_sheet.text_sheet(found))
     return 0
 
 
 def command_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
+    from .serve.preview import serve
 
     return serve(Path(args.source), host=args.host, port=args.port)
 

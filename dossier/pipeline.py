@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from .i18n import LANGUAGES
-from .lastbuild import close_session, last_build, open_session
-from .problems import ContentError, Problem
-from .publish import Staging, check_output, exclusive, recover
-from .search import Indexing
+from .model.i18n import LANGUAGES
+from .incremental.lastbuild import close_session, last_build, open_session
+from .model.problems import ContentError, Problem
+from .publish.staging import Staging, check_output, exclusive, recover
+from .search.indexing import Indexing
 
 if TYPE_CHECKING:  # a build with nothing to do needs neither: it is done before they would load
-    from .link import Site
-    from .session import Session
+    from .check.link import Site
+    from .incremental.session import Session
 
 
 FEW_PAGES = 1000  # rendering this many pages or fewer leaves too little memory to hand back to be worth a full collection (0.6 s at 10,000 records)
@@ -41,7 +41,7 @@ class BuildReport:
 def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
     """Read, validate, link and audit a project (with its drafts, if asked); return the site and
     every problem found. The preview and every build load through the same stages (Session.load)."""
-    from .session import Session
+    from .incremental.session import Session
 
     session = Session(root, drafts="in" if drafts else "out")
     session.load()
@@ -122,12 +122,12 @@ class SearchIndex:
 
     def start(self, folder: Path, changed: set[str]) -> None:
         """Start indexing the searchable pages staged in folder (changed: those new, changed or gone)."""
-        self.indexing = Indexing(folder, self.session.searchable, words=set(self.session.word_pages), changed=changed,
+        self.indexing = Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), changed=changed,
                                  previous=self.previous, jobs=1)
 
     def finish(self, folder: Path) -> None:
         """Wait for the index to be complete (starting it if no page was rendered), or raise what went wrong."""
-        indexing = self.indexing or Indexing(folder, self.session.searchable, words=set(self.session.word_pages), jobs=self.workers)
+        indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), jobs=self.workers)
         indexing.finish(self.workers)
 
     def stop(self) -> None:

@@ -114,7 +114,7 @@ def page(browser):
 @pytest.fixture
 def package_theme(tmp_path: Path, monkeypatch) -> Path:
     """Point dossier at a copy of the theme its package ships, for a test to edit; return the copy."""
-    from dossier import theme
+    from dossier.render import theme
 
     copy = tmp_path / "installed/dossier/templates"
     shutil.copytree(theme.PACKAGE_TEMPLATES, copy)

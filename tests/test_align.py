@@ -3,7 +3,7 @@ unmatched and inserted paragraphs, and each row's word-for-word overlap."""
 
 from __future__ import annotations
 
-from dossier.align import align, marked, overlap, paragraphs, similarity
+from dossier.render.align import align, marked, overlap, paragraphs, similarity
 
 ORIGINAL = """\
 The soldiers crossed the river at dawn and reached the shelter run by a priest.

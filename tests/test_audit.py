@@ -6,7 +6,7 @@ import re
 
 from conftest import PROJECT
 
-from dossier.audit import names_in_text
+from dossier.check.audit import names_in_text
 from dossier.cli import main
 from dossier.pipeline import check
 
@@ -101,8 +101,8 @@ def test_every_person_the_real_articles_name_resolves_to_a_record(tmp_path, caps
 
 
 def test_the_incremental_auditor_agrees_with_a_full_audit_after_each_edit(make_site):
-    from dossier.audit import Auditor, audit
-    from dossier.session import Session
+    from dossier.check.audit import Auditor, audit
+    from dossier.incremental.session import Session
 
     root = make_site({"content/sources/ap-copy.yaml": "title: Copy\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: ap\n"})
     session = Session(root, defer_audit=True)

@@ -19,7 +19,7 @@ from typing import Iterator
 import pytest
 
 from conftest import PROJECT, copy_project
-from dossier import search
+from dossier.search import parts as search_parts
 from dossier.pipeline import build, load
 
 VNU = PROJECT / "node_modules/vnu-jar/build/dist/vnu.jar"
@@ -67,11 +67,11 @@ def served(real_site: Path):
 def parted_site(tmp_path_factory) -> Path:
     """Build the real documentary with its search index in parts, as a large site's is."""
     out = tmp_path_factory.mktemp("parted") / "site"
-    saved, search.PART_PAGES = search.PART_PAGES, 16
+    saved, search_parts.PART_PAGES = search_parts.PART_PAGES, 16
     try:
         build(PROJECT, out)
     finally:
-        search.PART_PAGES = saved
+        search_parts.PART_PAGES = saved
     return out
 
 
@@ -143,12 +143,12 @@ def test_search_finds_the_same_pages_when_the_index_comes_in_parts(page, served,
             assert 3 <= len(whole) < 40, (query, whole)  # all of them shown (the conflicts name Torres too), so that the lists compare
             got = found(parted, query)
             assert got == whole, (query, len(got), len(whole), sorted(set(got) - set(whole)), sorted(set(whole) - set(got)))
-            assert len({search.part_of(url + "index.html", len(parts) + 1) for url in whole}) >= 2  # found in several parts
+            assert len({search_parts.part_of(url + "index.html", len(parts) + 1) for url in whole}) >= 2  # found in several parts
     assert page.console_errors == []
 
 
 def test_search_after_an_edit_finds_what_a_whole_index_finds(page, tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)
+    monkeypatch.setattr(search_parts, "PART_PAGES", 16)
     root = copy_project(tmp_path / "project")
     site, cold = tmp_path / "edited/site", tmp_path / "cold/site"
     build(root, site)

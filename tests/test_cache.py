@@ -7,9 +7,10 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import copy_project
+from conftest import PROJECT, copy_project
 
-from dossier import inputs, markup
+from dossier.incremental import cache, inputs
+from dossier.text import markup
 from dossier.pipeline import build
 
 
@@ -156,3 +157,51 @@ def test_a_build_restored_from_an_archive_builds_warm_as_a_deploy_does(make_site
     report = build(root, root / "site")
     assert report.rendered == 2  # the edited person's page and the claims page listing the sentence, not every page
     assert "a small truck" in (root / "site/people/jorge-torres/index.html").read_text(encoding="utf-8")
+
+
+def package_code(folder: Path) -> Path:
+    """Copy dossier's modules (its code alone, at every depth) into folder/dossier; return the copy."""
+    copy = folder / "dossier"
+    shutil.copytree(PROJECT / "dossier", copy, ignore=shutil.ignore_patterns("__pycache__", "templates", "example", "locale"))
+    return copy
+
+
+def test_a_change_to_any_module_of_the_package_at_any_depth_changes_the_code_key(tmp_path, monkeypatch):
+    package = package_code(tmp_path)
+    monkeypatch.setattr(cache, "PACKAGE", package)
+    (package / "stage").mkdir(exist_ok=True)
+    (package / "stage/extra.py").write_text('"""A module of a subpackage."""\n', encoding="utf-8")
+    before = cache.code_version()
+    modules = sorted(path.relative_to(package).as_posix() for path in package.rglob("*.py"))
+    assert "stage/extra.py" in modules
+    for name in modules:
+        module = package / name
+        text = module.read_text(encoding="utf-8")
+        module.write_text(text + "\n# edited\n", encoding="utf-8")
+        build_code = not name.startswith(cache.NOT_BUILD_CODE)
+        assert (cache.code_version() != before) == build_code, name
+        module.write_text(text, encoding="utf-8")
+    assert cache.code_version() == before
+    (package / "stage/later.py").write_text("", encoding="utf-8")  # a module added
+    assert cache.code_version() != before
+
+
+def test_a_change_to_the_code_that_places_the_claim_anchors_leaves_no_body_cached(tmp_path, monkeypatch):
+    """The claim anchors go into every body where its sentences end (claims.mark_claims reads the
+    sentences as sentences.py splits them): a body rendered by other code is never taken."""
+    package = package_code(tmp_path)
+    monkeypatch.setattr(cache, "PACKAGE", package)
+    body = 'Torres drove a truck.[@ap "drove a truck"] He left.\n'
+
+    def cached() -> object:
+        bodies = cache.BodyCache(tmp_path / "bodies.sqlite")
+        found = bodies.get(bodies.key("people/jorge-torres/", body, False, []))
+        bodies.put(bodies.key("people/jorge-torres/", body, False, []), "<p>Torres drove a truck.</p>")
+        bodies.close()
+        return found
+
+    assert cached() is None
+    assert cached() == "<p>Torres drove a truck.</p>"  # the same code: taken from the cache
+    sentences = next(package.rglob("sentences.py"))
+    sentences.write_text(sentences.read_text(encoding="utf-8") + "\n# a sentence ends elsewhere now\n", encoding="utf-8")
+    assert cached() is None

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dossier import claims
-from dossier.claims import independent, mark_claims, rests_on, support_level
-from dossier.sentences import sentences
+from dossier.render import claims
+from dossier.render.claims import independent, mark_claims, rests_on, support_level
+from dossier.text.sentences import sentences
 from dossier.pipeline import build
 
 NPR_SEED = "Torres drove a truck across the bridge, witnesses said.\n"

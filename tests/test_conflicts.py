@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dossier.model import BUILT_IN
+from dossier.model.record_types import BUILT_IN
 from dossier.pipeline import build, load
-from dossier.problems import ContentError
+from dossier.model.problems import ContentError
 
 COPY_SEED = "Sgt. Jorge Torres drove an armored truck over the bridge.\nEXTRA: a line the copy added\n“We will change the story,” Torres said.\n"
 CONFLICT = """\

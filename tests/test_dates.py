@@ -3,8 +3,8 @@ import datetime as dt
 import pytest
 from hypothesis import given, strategies as st
 
-from dossier.dateparse import parse_date
-from dossier.dates import DateError, Day, month_key
+from dossier.model.dateparse import parse_date
+from dossier.model.dates import DateError, Day, month_key
 
 
 @pytest.mark.parametrize("text, shown", [

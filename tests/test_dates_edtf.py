@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dossier.dateparse import parse_date
-from dossier.dates import DateError
+from dossier.model.dateparse import parse_date
+from dossier.model.dates import DateError
 
 grammar = pytest.importorskip("edtf.parser.grammar")
 LEVELS_0_AND_1 = grammar.level0Expression ^ grammar.level1Expression

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from dossier.cli import main
-from dossier.session import Session
+from dossier.incremental.session import Session
 
 DRAFT = "---\ndraft: true\nname: Ana Ruiz\nsummary: A corporal.\n---\nRuiz crossed.[@ap \"across the bridge\"]\n"
 LINKS_TO_DRAFT = "---\nname: Cúcuta\nsummary: A border city.\n---\nA city.[@ap \"across the bridge\"] See [[ana-ruiz]].\n"
@@ -87,7 +87,7 @@ def test_a_draft_with_problems_of_its_own_is_left_out_of_the_preview_with_warnin
 
 
 def test_the_preview_opened_from_a_build_shows_its_drafts(make_site, capsys, tmp_path):
-    from dossier.serve import Preview
+    from dossier.serve.preview import Preview
 
     root = make_site({"content/people/ana-ruiz.md": DRAFT})
     assert run(capsys, "build", "--source", str(root))[0] == 0  # site/ without the draft

@@ -12,11 +12,11 @@ import pytest
 
 from conftest import PROJECT
 from dossier.cli import main
-from dossier.i18n import translation_of
-from dossier.model import BUILT_IN
-from dossier.schema import TRANSLATABLE
-from dossier.problems import ContentError
-from dossier.read import content_files, read_document, read_model
+from dossier.model.i18n import translation_of
+from dossier.model.record_types import BUILT_IN
+from dossier.model.schema import TRANSLATABLE
+from dossier.model.problems import ContentError
+from dossier.read.documents import content_files, read_document, read_model
 from dossier.pipeline import check
 
 

@@ -1,4 +1,4 @@
-"""Evidence for structured facts (dossier/evidence.py): cited under `evidence:`, or derived from a
+"""Evidence for structured facts (dossier/check/evidence.py): cited under `evidence:`, or derived from a
 cited sentence of the body that links to the named record; unsupported facts are warnings, errors
 under --strict."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from dossier.cli import main
-from dossier.evidence import facts, sentences
-from dossier.model import BUILT_IN
-from dossier.session import Session
+from dossier.check.evidence import facts, sentences
+from dossier.model.record_types import BUILT_IN
+from dossier.incremental.session import Session
 from test_browser import served  # noqa: F401 (fixture)
 
 COPY = "content/sources/ap-copy.yaml"

@@ -123,7 +123,7 @@ def test_the_pages_workflow_builds_with_make_and_deploys_the_site_folder():
 
 
 def test_records_json_puts_each_record_on_a_line_of_its_own():
-    from dossier.export import records_json
+    from dossier.render.export import records_json
 
     lists = {"people": [{"id": "a", "name": "Ana «Ñ»"}, {"id": "b", "quote": "line\nbreak, \"quoted\""}], "events": [], "sources": [{"id": "s"}]}
     text = records_json({name: iter(records) for name, records in lists.items()}).decode("utf-8")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dossier import graph
+from dossier.incremental import graph
 from dossier.pipeline import load
-from dossier.render import Renderer
-from dossier.inputs import key_of
-from dossier.session import Session
+from dossier.render.pages import Renderer
+from dossier.incremental.inputs import key_of
+from dossier.incremental.session import Session
 
 PERSON = "content/people/jorge-torres.md"
 EVENT = "content/events/aid-convoy.md"

@@ -2,8 +2,8 @@
 
 import pytest
 
-from dossier.dateparse import parse_date
-from dossier.i18n import display_date, number
+from dossier.model.dateparse import parse_date
+from dossier.model.i18n import display_date, number
 
 CASES = [
     # EDTF, English (as dates.py shows it), Spanish

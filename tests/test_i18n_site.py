@@ -16,10 +16,10 @@ from babel.messages.pofile import read_po
 
 from conftest import PROJECT
 from test_oracle import Oracle
-from dossier.i18n import DECLARED, LOCALE
-from dossier.model import BUILT_IN
+from dossier.model.i18n import DECLARED, LOCALE
+from dossier.model.record_types import BUILT_IN
 from dossier.pipeline import build, check
-from dossier.problems import ContentError
+from dossier.model.problems import ContentError
 
 TWO = {"content/site.yaml": "title: Test dossier\nlanguage: en\nlanguages: [en, es]\n"}
 TORRES_ES = "---\nsummary: Un sargento.\n---\nTorres condujo un camión.[@ap \"drove an armoured truck across the bridge\"] Ver [[aid-convoy]].\n"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from dossier.cli import main
-from dossier.importer import default_id, quote
-from dossier.read import load_yaml
+from dossier.editors.importer import default_id, quote
+from dossier.read.documents import load_yaml
 
 PARAGRAPHS = [
     "CÚCUTA, Colombia — Sgt. Jorge Torres drove an armoured truck across the Simón Bolívar bridge on Saturday, leaving behind the army he had served for six years.",

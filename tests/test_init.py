@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from dossier.cli import main
-from dossier.init import EXAMPLE
+from dossier.editors.new_project import EXAMPLE
 from dossier.pipeline import build, check
-from dossier.publish import walk_files
+from dossier.publish.staging import walk_files
 
 
 def test_init_writes_a_project_that_passes_a_strict_check_and_builds(tmp_path, capsys):

@@ -19,7 +19,7 @@ import pytest
 
 from conftest import PROJECT, write_site
 
-from dossier.publish import walk_files
+from dossier.publish.staging import walk_files
 
 BARE_PYTHON = getattr(sys, "_base_executable", sys.executable)  # this interpreter without the venv's packages
 
@@ -141,11 +141,13 @@ def installed(tmp_path_factory) -> tuple[Path, Path]:
     assert built.returncode == 0, built.stderr
     assert "Warning" not in built.stderr, built.stderr  # every folder of the package is declared (see pyproject.toml)
     wheel = next((work / "dist").glob("dossier-*.whl"))
-    with zipfile.ZipFile(wheel) as archive:  # the theme and the example, every file
+    with zipfile.ZipFile(wheel) as archive:  # the code, the theme and the example, every file
         shipped = set(archive.namelist())
     for folder in ("templates", "example"):
         for relative in walk_files(PROJECT / "dossier" / folder):
             assert f"dossier/{folder}/{relative}" in shipped, relative
+    for module in (PROJECT / "dossier").rglob("*.py"):  # every subpackage's modules
+        assert module.relative_to(PROJECT).as_posix() in shipped, module
     venv = work / "fresh"
     made = run_installed(Path(sys.prefix) / "bin", BARE_PYTHON, "-m", "venv", str(venv), cwd=work)
     assert made.returncode == 0, made.stderr

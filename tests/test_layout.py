@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from dossier.dates import month_key
+from dossier.model.dates import month_key
 from test_browser import documentary, served  # noqa: F401  (fixtures)
 
 PHONE, DESK = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
@@ -177,7 +177,7 @@ GLANCE = """() => {
 @pytest.mark.parametrize("size", [PHONE, DESK], ids=["phone", "desk"])
 def test_the_home_page_leads_with_the_key_figures_of_the_events_their_sources_the_timeline_and_its_people(browser, served, documentary, size):  # noqa: F811
     from conftest import PROJECT
-    from dossier.passages import passage_id
+    from dossier.text.passages import passage_id
 
     expected = sorted(
         (f["value"], f["label"], f["source"], f["quote"])

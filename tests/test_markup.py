@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from dossier.markup import scan
+from dossier.text.markup import scan
 
 
 def test_scan_finds_links_and_citations_with_their_file_lines():

@@ -10,7 +10,7 @@ import pytest
 
 from dossier.cli import main
 from dossier.pipeline import build, load
-from dossier.problems import ContentError
+from dossier.model.problems import ContentError
 
 UNITS = """\
 title: Test dossier

@@ -12,9 +12,9 @@ import yaml
 from test_model import UNIT_FILES
 from test_session import EXTRA, Mirror
 
-from dossier.model import FieldSpec
+from dossier.model.record_types import FieldSpec
 from dossier.pipeline import build, load
-from dossier.problems import ContentError
+from dossier.model.problems import ContentError
 
 SECOND_SEED = "Sgt. Jorge Torres drove an armoured truck across the bridge.\nA translation, in part.\n"
 PROJECT = {
@@ -139,7 +139,7 @@ def test_an_edit_of_every_field_gives_what_a_cold_build_gives(oracle, collection
     ids = {kind: sorted(records) for kind, records in site.records.items()}
     path = EDITED[collection]
     rtype = site.model[collection] if collection != "site" else None
-    fields = rtype.fields if rtype else __import__("dossier.model", fromlist=["SETTINGS"]).SETTINGS.fields
+    fields = rtype.fields if rtype else __import__("dossier.model.record_types", fromlist=["SETTINGS"]).SETTINGS.fields
     record = site.records[collection][Path(path).stem] if rtype else site.config
     for spec in fields:
         value = new_value(spec, getattr(record, spec.name, None) if spec.name != "types" else yaml.safe_load((oracle.root / path).read_text())["types"],
@@ -166,7 +166,7 @@ def test_edits_of_bodies_templates_and_seeds_give_what_a_cold_build_gives(oracle
 
 
 def test_on_a_timeline_split_by_year_and_month_an_events_edits_give_what_a_cold_build_gives(make_site, tmp_path, monkeypatch):
-    monkeypatch.setattr("dossier.timeline.PAGE_EVENTS", 2)  # three events in February 2019: a page for each month
+    monkeypatch.setattr("dossier.render.timeline.PAGE_EVENTS", 2)  # three events in February 2019: a page for each month
     root = make_site({**PROJECT, "content/events/later.md": "---\ntitle: Later\ndate: 2019-02-26\nsummary: S.\n---\nLater.[@ap \"across the bridge\"]\n"})
     (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
     oracle = Oracle(root, tmp_path)

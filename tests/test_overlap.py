@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dossier.overlap import overlap
+from dossier.render.overlap import overlap
 
 
 def test_only_runs_of_five_words_or_more_count():

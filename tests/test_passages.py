@@ -1,6 +1,6 @@
 from hypothesis import given, strategies as st
 
-from dossier.passages import SeedText, normalize, passage_id, text_fragment
+from dossier.text.passages import SeedText, normalize, passage_id, text_fragment
 
 TEXT = "He said: “We’re going to change history.”\n\nIt was a long—very long   day.\n"
 
@@ -47,7 +47,7 @@ def test_locate_finds_exactly_what_normalisation_finds(text, quote):
 
 
 def test_differences_are_marked_your_words_then_the_sources():
-    from dossier.passages import mark_differences
+    from dossier.text.passages import mark_differences
 
     assert mark_differences("the cat began to scrape the door", "the cat began to scratch the door.") == "the cat began to [scrape→scratch] the door."
     assert mark_differences("he said it loudly", "he said it") == "he said it [loudly→]"

@@ -12,12 +12,12 @@ import string
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dossier.dateparse import parse_date
-from dossier.dates import DateError
-from dossier.markup import scan
-from dossier.problems import Problem
-from dossier.read import Document, load_yaml, parse_markdown_file, parse_yaml_file
-from dossier.slug import fold_id, is_valid_id
+from dossier.model.dateparse import parse_date
+from dossier.model.dates import DateError
+from dossier.text.markup import scan
+from dossier.model.problems import Problem
+from dossier.read.documents import Document, load_yaml, parse_markdown_file, parse_yaml_file
+from dossier.model.slug import fold_id, is_valid_id
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=200)

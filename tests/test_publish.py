@@ -14,8 +14,8 @@ import pytest
 from conftest import PROJECT
 
 from dossier.cli import main
-from dossier.publish import MARKER, check_output, publish, recover
-from dossier.problems import UsageError
+from dossier.publish.staging import MARKER, check_output, publish, recover
+from dossier.model.problems import UsageError
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -124,7 +124,7 @@ def test_recovery_leaves_a_running_build_alone(tmp_path):
 KILLER = textwrap.dedent("""
     import os, shutil, signal, sys
     from pathlib import Path
-    import dossier.publish as publishing
+    import dossier.publish.staging as publishing
 
     out, step = Path(sys.argv[1]), sys.argv[2]
     die = lambda: os.kill(os.getpid(), signal.SIGKILL)

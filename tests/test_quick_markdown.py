@@ -9,9 +9,9 @@ from importlib import metadata
 
 from conftest import PROJECT
 
-from dossier import markup
-from dossier.claims import mark_claims
-from dossier.markup import BodyRenderer, QuickInline
+from dossier.text import markup
+from dossier.render.claims import mark_claims
+from dossier.text.markup import BodyRenderer, QuickInline
 
 
 class Resolver:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dossier.pipeline import load
-from dossier.quotes import name_words, own_quotes
+from dossier.render.quotes import name_words, own_quotes
 
 SEED = (
     "“I was tired of it,” said Sgt. Jorge Torres, referring to President Nicolas Maduro’s government.\n"

@@ -1,4 +1,4 @@
-from dossier.read import load_yaml, parse_markdown_file, decode, is_editor_artifact
+from dossier.read.documents import load_yaml, parse_markdown_file, decode, is_editor_artifact
 
 
 def test_front_matter_keys_carry_their_file_lines():

@@ -12,8 +12,8 @@ import yaml
 
 from dossier.cli import main
 from dossier.pipeline import build, check, load
-from dossier.review import record_sheet, seed_context, with_review, without_review
-from dossier.passages import SeedText
+from dossier.editors.review import record_sheet, seed_context, with_review, without_review
+from dossier.text.passages import SeedText
 
 TORRES = "content/people/jorge-torres.md"
 COPY = {  # a republication of the AP story, and a person citing the story and the copy

@@ -19,8 +19,8 @@ from test_cli import ERROR_CASES
 
 from dossier.cli import main
 from dossier.pipeline import build
-from dossier.publish import walk_files
-from dossier.read import load_yaml
+from dossier.publish.staging import walk_files
+from dossier.read.documents import load_yaml
 
 PROBLEM_LINE = re.compile(r"^[^\s:][^:]*(:\d+(:\d+)?)?: (error|warning): \S.*$")
 
@@ -166,7 +166,7 @@ def test_the_real_project_builds_byte_for_byte_the_same_twice(tmp_path):
 
 def rendering_worker_that(monkeypatch, fate) -> None:
     """Make every forked rendering worker meet fate (a function of no arguments) instead of rendering."""
-    import dossier.pool as session
+    import dossier.incremental.pool as session
 
     parent, real = os.getpid(), session.render_claimed
 

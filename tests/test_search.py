@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from conftest import copy_project
-from dossier import search
+from dossier.search import indexing as search_indexing, parts as search_parts, words as search_words
 from dossier.cli import main
-from dossier.fallback import fallback_index
+from dossier.render.fallback import fallback_index
 from dossier.pipeline import build
-from dossier.problems import BuildFailure
-from dossier.publish import walk_files
+from dossier.model.problems import BuildFailure
+from dossier.publish.staging import walk_files
 
 
 def test_the_build_indexes_the_site_and_keeps_only_what_the_search_page_uses(make_site):
@@ -48,7 +48,7 @@ def test_a_failed_index_stops_the_build_and_leaves_the_old_site(make_site, monke
     build(root, root / "site")
     before = (root / "site/index.html").read_bytes()
     real_popen = subprocess.Popen  # Pagefind fails: an indexer that exits 1 saying why
-    monkeypatch.setattr(search.subprocess, "Popen", lambda command, **options: real_popen([sys.executable, "-c", "import sys; sys.exit('Error: boom')"], **options))
+    monkeypatch.setattr(search_indexing.subprocess, "Popen", lambda command, **options: real_popen([sys.executable, "-c", "import sys; sys.exit('Error: boom')"], **options))
     with pytest.raises(BuildFailure, match=r"search indexing failed \(Error: boom\); is pagefind installed\?"):
         build(root, root / "site", use_cache=False)
     assert (root / "site/index.html").read_bytes() == before
@@ -84,16 +84,16 @@ def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):
 
 def test_pages_are_split_into_parts_that_keep_their_pages():
     pages = [f"people/person-{number}/index.html" for number in range(300)]
-    parts = search.split(pages, 100)
+    parts = search_parts.split(pages, 100)
     assert len(parts) == 4  # a power of two, enough for 100 pages a part on average
     assert sorted(path for part in parts for path in part) == sorted(pages)
-    grown = search.split(pages + ["events/a-new-event/index.html"], 100)
+    grown = search_parts.split(pages + ["events/a-new-event/index.html"], 100)
     assert all(set(old) <= set(new) for old, new in zip(parts, grown))  # a new page moves no other
-    assert search.split(pages[:5], 100) == [sorted(pages[:5])]
-    few = search.split(pages[:3], 1)  # Pagefind cannot index an empty part: fewer parts instead
+    assert search_parts.split(pages[:5], 100) == [sorted(pages[:5])]
+    few = search_parts.split(pages[:3], 1)  # Pagefind cannot index an empty part: fewer parts instead
     assert all(few) and len(few) in (1, 2)
     long = [f"events/{'x' * 200}-{number}/index.html" for number in range(1000)]  # a glob Pagefind would not read
-    assert all(sum(len(path) + 1 for path in part) < 2 * search.PART_CHARACTERS for part in search.split(long))
+    assert all(sum(len(path) + 1 for path in part) < 2 * search_parts.PART_CHARACTERS for part in search_parts.split(long))
 
 
 def indexed_urls(bundle: Path) -> dict[str, str]:
@@ -115,14 +115,14 @@ def part_bundles(site: Path) -> list[Path]:
 
 
 def test_a_large_site_is_indexed_in_parts_holding_each_page_once(make_site, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 2)
+    monkeypatch.setattr(search_parts, "PART_PAGES", 2)
     root = make_site()
     build(root, root / "site")
     site = root / "site"
     bundles = part_bundles(site)
     assert len(bundles) > 2
     made = (site / ".dossier-site").read_text(encoding="utf-8").splitlines()
-    searchable = {"/" + path.removesuffix("index.html") for path in made if path.endswith(".html") and search.SEARCHABLE in (site / path).read_bytes()}
+    searchable = {"/" + path.removesuffix("index.html") for path in made if path.endswith(".html") and search_words.SEARCHABLE in (site / path).read_bytes()}
     parts = [indexed_urls(bundle) for bundle in bundles]
     words = set(parts[0].pop("/pagefind-vocabulary/").split())  # every part holds every word of the site
     assert all(set(part.pop("/pagefind-vocabulary/").split()) == words for part in parts[1:])
@@ -155,7 +155,7 @@ def vocabulary(bundle: Path) -> set[str]:
 
 
 def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)  # a delta of at most 4 pages
+    monkeypatch.setattr(search_parts, "PART_PAGES", 16)  # a delta of at most 4 pages
     root = copy_project(tmp_path / "project")
     site = tmp_path / "site"
     build(root, site)
@@ -183,7 +183,7 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
         delta = listing["delta"]
         assert replaced | {f"people/{person}/index.html", f"es/people/{person}/index.html"} <= set(delta["replaces"])  # kept from build to build
         replaced = set(delta["replaces"])
-        assert len(replaced) <= search.PART_PAGES // search.DELTA_SHARE
+        assert len(replaced) <= search_parts.PART_PAGES // search_parts.DELTA_SHARE
         marmalade = "marmalade" in new
         assert delta["added"] == (["marmalade"] if marmalade else [])
         assert vocabulary(site / "pagefind/delta") == base | ({"marmalade"} if marmalade else set())  # words gone stay: the parts know them
@@ -203,7 +203,7 @@ def url_of(fragment: Path) -> str:
 
 
 def test_a_damaged_part_or_delta_is_indexed_again(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)
+    monkeypatch.setattr(search_parts, "PART_PAGES", 16)
     root = copy_project(tmp_path / "project")
     site = tmp_path / "site"
     build(root, site)
@@ -226,7 +226,7 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def test_pages_rendered_by_several_processes_equal_those_rendered_by_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)  # every part indexes the words counted as the pages render
+    monkeypatch.setattr(search_parts, "PART_PAGES", 16)  # every part indexes the words counted as the pages render
     root = copy_project(tmp_path / "project")
     build(root, tmp_path / "one", use_cache=False, workers=1)
     build(root, tmp_path / "three", use_cache=False, workers=3)
@@ -239,28 +239,28 @@ def test_the_words_of_a_page_are_those_from_its_indexed_element_on():
     page = ("<html><head><title>Menu heading</title></head><body><nav>Navigation</nav>"
             "<main data-pagefind-body><h1>Jorge Torres</h1><p>Crossed the Simón-Bolívar bridge &amp; O'Brien's</p></main>"
             "<footer>Colophon</footer></body></html>").encode("utf-8")
-    words = search.words_of(page)
+    words = search_words.words_of(page)
     assert {"jorge", "torres", "simón-bolívar", "simón", "bolívar", "simónbolívar", "o'brien's", "obriens", "colophon"} <= words
     assert not words & {"menu", "heading", "navigation", "data", "pagefind", "body", "amp", "main"}
-    assert "navigation" in search.words_of(page.replace(b" data-pagefind-body", b""))  # no indexed element: every word
+    assert "navigation" in search_words.words_of(page.replace(b" data-pagefind-body", b""))  # no indexed element: every word
 
 
 def test_a_site_named_by_a_relative_path_is_indexed(make_site, monkeypatch):
     root = make_site()
     build(root, root / "site")
-    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search.SEARCHABLE in (root / "site" / path).read_bytes()]
+    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search_words.SEARCHABLE in (root / "site" / path).read_bytes()]
     shutil.rmtree(root / "site/pagefind")
     monkeypatch.chdir(root)
-    search.index_site(Path("site"), pages)  # Pagefind runs in a folder of its own, not here
+    search_indexing.index_site(Path("site"), pages)  # Pagefind runs in a folder of its own, not here
     assert indexed_urls(root / "site/pagefind").keys() == {"/" + path.removesuffix("index.html") for path in pages}
 
 
 def test_indexing_runs_no_more_pagefinds_at_a_time_than_it_is_allowed(make_site, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 2)
+    monkeypatch.setattr(search_parts, "PART_PAGES", 2)
     root = make_site()
     build(root, root / "site")
-    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search.SEARCHABLE in (root / "site" / path).read_bytes()]
-    real_popen, running, most = search.subprocess.Popen, [0], [0]
+    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search_words.SEARCHABLE in (root / "site" / path).read_bytes()]
+    real_popen, running, most = search_indexing.subprocess.Popen, [0], [0]
 
     class Counted(real_popen):  # type: ignore[misc, valid-type]
         def __init__(self, *args, **options):
@@ -274,13 +274,13 @@ def test_indexing_runs_no_more_pagefinds_at_a_time_than_it_is_allowed(make_site,
             finally:
                 running[0] -= 1
 
-    monkeypatch.setattr(search.subprocess, "Popen", Counted)
-    indexing = search.Indexing(root / "site", pages, jobs=1)
+    monkeypatch.setattr(search_indexing.subprocess, "Popen", Counted)
+    indexing = search_indexing.Indexing(root / "site", pages, jobs=1)
     assert len(indexing.parts) >= 4
     indexing.finish(1)
     assert most[0] == 1 and running[0] == 0
     most[0] = 0
-    search.Indexing(root / "site", pages, jobs=1).finish(3)  # widened past the cores of this machine, if need be
+    search_indexing.Indexing(root / "site", pages, jobs=1).finish(3)  # widened past the cores of this machine, if need be
     assert most[0] == 3 and running[0] == 0
     assert main(["build", "--source", str(root), "--jobs", "0"]) == 2
     assert main(["build", "--source", str(root), "--jobs", "1", "--out", str(root / "one")]) == 0

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from htmlsafety import VECTORS, inspect_html, unsafe
 
-from dossier.markup import BodyRenderer, sanitize
+from dossier.text.markup import BodyRenderer, sanitize
 from dossier.pipeline import build
 
 HOSTILE = '"><script>alert(1)</script> </script><script>alert(2)</script> \'><img src=x onerror=alert(3)> ]]><x/><!-- {{ 7*7 }} &amp;'

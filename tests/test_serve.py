@@ -23,12 +23,12 @@ import pytest
 
 from conftest import PROJECT, chromium_or_skip, copy_project
 
-from dossier import search
+from dossier.search import parts as search_parts
 from dossier.cli import main
-from dossier.problems import Problem
-from dossier.serve import Preview
-from dossier.server import error_page, looks_like_page, resolve
-from dossier.watch import InotifyWatcher, PollingWatcher, WatchfilesWatcher
+from dossier.model.problems import Problem
+from dossier.serve.preview import Preview
+from dossier.serve.server import error_page, looks_like_page, resolve
+from dossier.serve.watch import InotifyWatcher, PollingWatcher, WatchfilesWatcher
 
 PERSON = "content/people/jorge-torres.md"
 
@@ -274,7 +274,7 @@ def test_the_search_index_catches_up_after_edits(make_site):
 
 
 def test_the_preview_indexes_only_the_changed_pages_of_a_large_index(tmp_path, monkeypatch):
-    monkeypatch.setattr(search, "PART_PAGES", 16)
+    monkeypatch.setattr(search_parts, "PART_PAGES", 16)
     root = copy_project(tmp_path / "project")
     folder = tmp_path / "preview"
     folder.mkdir()
@@ -371,7 +371,7 @@ def test_a_templates_folder_made_while_watching_is_watched(make_site, kind):
 
 
 def test_the_preview_watches_the_project_and_the_packages_theme(make_site, package_theme):
-    from dossier.serve import watchers
+    from dossier.serve.preview import watchers
 
     root = make_site({"templates/404.html": "{% extends 'base.html' %}"})
     heard: list[set[str]] = []

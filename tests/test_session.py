@@ -9,11 +9,11 @@ from conftest import copy_project
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dossier import theme
-from dossier.passages import passage_id
+from dossier.render import theme
+from dossier.text.passages import passage_id
 from dossier.pipeline import load
-from dossier.render import Renderer
-from dossier.session import Session
+from dossier.render.pages import Renderer
+from dossier.incremental.session import Session
 
 EXTRA = {
     "content/people/jose-gomez.md": (

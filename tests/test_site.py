@@ -9,7 +9,7 @@ from conftest import PROJECT
 from linkcheck import check_site
 
 from dossier.pipeline import load
-from dossier.passages import SeedText
+from dossier.text.passages import SeedText
 
 
 def test_every_internal_link_and_fragment_resolves_and_nothing_loads_from_elsewhere(real_site):
@@ -87,7 +87,7 @@ def test_the_reference_list_has_one_entry_per_source_numbered_in_reading_order(r
 
 
 def test_timeline_lists_every_event_grouped_by_year_and_month_in_date_order(real_site):
-    from dossier.render import timeline_groups
+    from dossier.render.environment import timeline_groups
 
     site, _ = load(PROJECT)
     html = (real_site / "timeline/index.html").read_text(encoding="utf-8")
@@ -122,7 +122,7 @@ def test_a_sentence_that_quotes_words_prints_them_not_just_a_marker(real_site):
 
 def people_index(root) -> list[tuple[str, list[str]]]:
     """Return the people index's headings, each with the names it lists, in page order."""
-    from dossier.render import Renderer
+    from dossier.render.pages import Renderer
 
     site, problems = load(root)
     assert [p for p in problems if p.severity == "error"] == []

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dossier import theme
+from dossier.render import theme
 from dossier.pipeline import build
-from dossier.session import Session
+from dossier.incremental.session import Session
 
 
 def read(site, path: str) -> str:

@@ -8,9 +8,9 @@ from urllib.parse import urljoin
 import pytest
 
 from dossier.pipeline import build, load
-from dossier.render import Renderer
-from dossier.axis import axis_svg, lanes
-from dossier.timeline import timeline_filters
+from dossier.render.pages import Renderer
+from dossier.render.axis import axis_svg, lanes
+from dossier.render.timeline import timeline_filters
 
 EVENTS = {
     "content/events/day.md": "---\ntitle: A day\ndate: 2019-02-23\npeople: [jorge-torres]\nplaces: [cucuta]\ntags: [aid]\nsummary: S.\n---\n",
@@ -124,7 +124,7 @@ def test_a_span_is_placed_at_its_first_month_and_unknown_months_come_last(make_s
 
 
 def test_a_large_timeline_is_split_by_year_then_month_and_every_event_is_reachable_without_javascript(make_site, monkeypatch):
-    monkeypatch.setattr("dossier.timeline.PAGE_EVENTS", 3)
+    monkeypatch.setattr("dossier.render.timeline.PAGE_EVENTS", 3)
     root = make_site({**EVENTS, **SPANS, "content/events/old.md": "---\ntitle: Old\ndate: 2013-05-02\ntags: [aid]\nsummary: S.\n---\n"})
     build(root, root / "site")
     site = root / "site"
@@ -169,7 +169,7 @@ def test_no_page_of_a_large_generated_site_is_over_1_mb(tmp_path):
     import sys
     from pathlib import Path
 
-    from dossier.session import Session
+    from dossier.incremental.session import Session
 
     generate = Path(__file__).resolve().parent.parent / "benchmarks/generate.py"
     subprocess.run([sys.executable, str(generate), "1000", str(tmp_path / "large")], check=True, capture_output=True)

@@ -1,0 +1,169 @@
+"""The build cache, in .dossier-cache/ beside content/: safe to delete at any time.
+
+Two things are kept. Rendered Markdown bodies, in a small SQLite file, each under a digest of
+dossier's build code, the body, the page's address and the passages cited before it, and
+kept with what its rendering read of other records (the names and addresses its links show, the
+outlets its citations name, whom the sources its claims cite derive from: render.context.PageContext.reads), which must still hold for it to be taken;
+templates do not affect them, so a template edit reuses every body. And the last build's session (session.py) with a list of the
+files it published, so that the next build reads, relinks and renders only what changed since.
+The session is only reused by the same code, Python and options; anything else builds afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import os
+import pickle
+import sqlite3
+import sys
+import zlib
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterator
+
+
+FOLDER = ".dossier-cache"
+PACKAGE = Path(__file__).resolve().parent.parent
+# The command line and the preview: no module a build runs imports them (tests/test_structure.py), so
+# they change no built file.
+NOT_BUILD_CODE = ("cli.py", "serve/")
+LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
+MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled
+
+
+def code_version() -> str:
+    """Return a digest of dossier's build code (every module of the package, at any depth, but
+    NOT_BUILD_CODE), Python's and the libraries' versions. Rendered bodies are kept under it too:
+    a body's HTML is made by modules all over the package (the claim anchors are placed by the
+    sentences' reading, the links by the linked site), and naming them by hand forgets some."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(sys.version.encode())
+    for library in LIBRARIES:
+        try:
+            digest.update(f"{library}={metadata.version(library)};".encode())
+        except metadata.PackageNotFoundError:
+            pass
+    for name, path in sorted((path.relative_to(PACKAGE).as_posix(), path) for path in PACKAGE.rglob("*.py")):
+        if not name.startswith(NOT_BUILD_CODE):
+            digest.update(f"{name}\0{path.stat().st_size}\0".encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+class BodyCache:
+    """Rendered Markdown bodies by a digest of what they depend on, in a SQLite file shared by processes."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.version = code_version()
+        self.connection: sqlite3.Connection | None = None
+        self.pid = 0
+        self.new: dict[bytes, bytes] = {}  # stored but not yet written
+
+    def open(self) -> sqlite3.Connection | None:
+        """Return this process's connection (a forked worker opens its own); None if the cache is unusable."""
+        if self.connection is None or self.pid != os.getpid():
+            self.pid, self.new, self.connection = os.getpid(), {}, None
+            for attempt in range(2):
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+                    connection.execute("PRAGMA journal_mode=WAL")
+                    connection.execute("PRAGMA synchronous=OFF")
+                    connection.execute("CREATE TABLE IF NOT EXISTS bodies (key BLOB PRIMARY KEY, value BLOB)")
+                    self.connection = connection
+                    break
+                except (sqlite3.Error, OSError):
+                    for damaged in self.path.parent.glob(self.path.name + "*"):  # start again with an empty cache
+                        damaged.unlink(missing_ok=True)
+        return self.connection
+
+    def key(self, url: str, body: str, portable: bool, first: list[tuple[str, str]]) -> bytes:
+        """Return the key a body is kept under: the code that renders it, its page's address, its
+        text, and the passages its page cites before it (they take the first reference numbers).
+        What it reads of other records is kept with it and checked when it is taken."""
+        parts = [self.version, url, portable, body, first]
+        return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=20).digest()
+
+    def get(self, key: bytes) -> Any:
+        """Return what was stored under a key, or None."""
+        connection = self.open()
+        try:
+            row = connection.execute("SELECT value FROM bodies WHERE key = ?", (key,)).fetchone() if connection else None
+            return pickle.loads(zlib.decompress(row[0])) if row else None
+        except Exception:  # a damaged entry is a miss
+            return None
+
+    def put(self, key: bytes, value: Any) -> None:
+        """Store a value under a key, once flush writes it."""
+        if self.open() is not None:
+            self.new[key] = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+    def flush(self, pages: int = 0) -> None:
+        """Write what was stored in one transaction; empty the cache when it holds far more bodies than the site has pages."""
+        if self.connection is None or self.pid != os.getpid() or not self.new:
+            return
+        connection, self.new, new = self.connection, {}, self.new
+        try:
+            connection.execute("BEGIN IMMEDIATE")  # takes the write lock first, waiting for other processes
+            if pages and connection.execute("SELECT count(*) FROM bodies").fetchone()[0] > MOST_BODIES * pages:
+                connection.execute("DELETE FROM bodies")
+            connection.executemany("INSERT OR REPLACE INTO bodies VALUES (?, ?)", new.items())
+            connection.execute("COMMIT")
+        except sqlite3.Error:  # not kept this time
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+
+    def close(self) -> None:
+        """Write what was stored and close this process's connection."""
+        if self.connection is not None and self.pid == os.getpid():
+            self.flush()
+            self.connection.close()
+        self.connection = None
+
+    def __getstate__(self) -> dict:
+        return {"path": self.path, "version": self.version, "connection": None, "pid": 0, "new": {}}
+
+
+def state_file(root: Path, options: tuple, kind: str = "session") -> Path:
+    """Return where the session (or its summary) of a project built with these options is kept."""
+    name = hashlib.blake2b(repr((code_version(), options)).encode(), digest_size=8).hexdigest()
+    return root / FOLDER / f"{kind}-{name}.pickle"
+
+
+def save(path: Path, value: Any) -> None:
+    """Pickle a value to a file atomically, dropping older files of its kind; a cache that cannot be written is not kept."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        kind = path.name.partition("-")[0]
+        for old in path.parent.glob(f"{kind}-*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        with collecting_paused(), open(temporary, "wb") as file:
+            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)
+    except OSError:
+        pass
+
+
+def load(path: Path) -> Any:
+    """Return what a cache file holds, or None if it is missing or unreadable."""
+    try:
+        with collecting_paused(), open(path, "rb") as file:
+            return pickle.load(file)
+    except Exception:  # a stale or damaged cache is a miss, never an error
+        return None
+
+
+@contextlib.contextmanager
+def collecting_paused() -> Iterator[None]:
+    """Pause the garbage collector: (un)pickling a large site makes millions of objects, none of them garbage."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

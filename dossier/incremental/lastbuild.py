@@ -1,0 +1,98 @@
+"""The last build's state, kept in .dossier-cache/: a summary to tell at once that nothing changed,
+and the session itself, so that the next build reads, relinks and renders only what changed since."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from pathlib import Path
+
+from . import cache
+from .cache import BodyCache
+from .inputs import InputScan, Stat, scan_inputs
+from ..model.problems import Problem
+
+if TYPE_CHECKING:
+    from .session import Session
+
+@dataclass
+class Summary:
+    """What a build leaves for the next one to check quickly: its inputs, its output files and problems."""
+
+    inputs: dict[str, bytes]  # digest of every input file
+    published: tuple[str, dict[str, tuple[int, int]]]  # where it went, and each file's size and time
+    problems: list[Problem]
+    stats: dict[str, Stat]  # what the file system said of each input file when the build scanned it
+    scanned: int  # when that scan began (time.time_ns())
+
+
+def intact(published: tuple[str, dict[str, tuple[int, int]]] | None, out: Path) -> bool:
+    """Tell whether out still holds exactly the files a build published there, as it left them: the
+    same size, and the same time of last change to within a second (an archive keeps whole seconds,
+    or a rounded fraction of one: a deploy restores the last site from one)."""
+    if published is None or published[0] != str(out.resolve()):
+        return False
+    base = str(out)
+    for path, expected in published[1].items():
+        try:
+            stat = os.stat(os.path.join(base, path))  # not Path: 15,000 files at 10,000 records
+        except OSError:
+            return False
+        size, changed = expected
+        if stat.st_size != size or abs(stat.st_mtime_ns - changed) >= 1_000_000_000:
+            return False
+    return True
+
+
+def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, InputScan]:
+    """Return the last build's summary when no input changed since and out is as it left it (there
+    is nothing to do), and the inputs as they are now (only the files that the file system says
+    changed since the last build are read: see scan_inputs)."""
+    summary = cache.load(cache.state_file(root, options, "summary"))
+    known = InputScan(summary.inputs, summary.stats, summary.scanned) if isinstance(summary, Summary) else None
+    scan = scan_inputs(root, known)
+    if isinstance(summary, Summary) and summary.inputs == scan.digests and intact(summary.published, out):
+        return summary, scan
+    return None, scan
+
+
+def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str | None = None, use_cache: bool = True,
+                 inputs: InputScan | None = None, drafts: str = "out") -> tuple[Session, Path | None]:
+    """Return a session for building root into out, brought up to date, and the folder holding its
+    last output (None when everything must be rendered): restored from the cache when the last build
+    used the same code and options, else loaded afresh. inputs: the inputs as they are, if scanned."""
+    from .session import Session  # imported here: a build with nothing to do never needs it
+
+    session = cache.load(cache.state_file(root, (portable, base_url, drafts))) if use_cache else None
+    previous: Path | None = None
+    if isinstance(session, Session) and session.site is not None:
+        session.inputs.root = root
+        changed = session.inputs.changed(inputs.digests if inputs is not None else None)
+        if changed:
+            session.take(session.inputs.refresh(changed))
+        if inputs is not None:
+            session.inputs.scan = inputs
+        previous = out if intact(session.published, out) and set(session.published[1]) == set(session.written) else None  # type: ignore[index]
+    else:
+        session = Session(root, portable=portable, base_url=base_url, drafts=drafts)
+        session.load(inputs)
+    session.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
+    return session, previous
+
+
+def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
+    """Note what the build published, and keep the session (and a summary of it) for the next build."""
+    files = {}
+    for path in session.written:
+        stat = (out / path).stat()
+        files[path] = (stat.st_size, stat.st_mtime_ns)
+    session.published = (str(out.resolve()), files)
+    if session.body_cache is not None:
+        session.body_cache.close()
+    if use_cache:
+        options = (session.portable, session.base_url, session.draft_mode)
+        cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
+        cache.save(cache.state_file(session.root, options), session)
+        cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs.digests, session.published, session.problems,
+                                                                                    session.inputs.scan.stats, session.inputs.scan.started))

@@ -1,0 +1,116 @@
+"""The process pool that renders a large site's pages: this process and forked workers take chunks
+of pages in turn, each writing its pages into the staging folder and sending back their digests,
+which of them search indexes and how they change the count of each word."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import signal
+from collections import Counter
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ..model.problems import BuildFailure
+
+_JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
+PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
+CHUNK = 16  # pages a process takes at a time
+
+
+def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str, frozenset]]:
+    """Render chunks of the pages being built until none is left, taking the next one not taken by
+    another process; return the pages' digests, which of them search indexes, how they change
+    the count of each word, and what each read."""
+    assert _JOB is not None
+    session, sink, chunks, claimed = _JOB
+    digests: dict[str, bytes] = {}
+    while True:
+        with claimed.get_lock():
+            number = claimed.value
+            claimed.value += 1
+        if number >= len(chunks):
+            break
+        for path in chunks[number]:
+            digests[path] = session.emit(sink, path, session.pages[path]())
+    if session.body_cache is not None:
+        session.body_cache.flush()
+    changes, session.words.changes = session.words.changes, Counter()
+    return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.reads[path] for path in digests if path in session.reads}
+
+
+def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dict[str, bytes]:
+    """Render a session's pages into a sink (a staging folder, or memory): with many pages (and a
+    folder), this process and workers - 1 forked ones take chunks of them in turn (a process fewer
+    than workers, as each holds the site's memory)."""
+    global _JOB
+    if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
+        digests = {path: session.emit(sink, path, session.pages[path]()) for path in paths}
+        if session.body_cache is not None:
+            session.body_cache.flush(len(session.pages))
+        return digests
+    if session.body_cache is not None:
+        session.body_cache.close()  # each worker opens its own connection
+    big_first = sorted(paths, key=lambda path: (path.count("/") > 2 and not path.startswith(("timeline/", "sources/")), path))
+    context = multiprocessing.get_context("fork")
+    _JOB = (session, sink, [big_first[start: start + CHUNK] for start in range(0, len(big_first), CHUNK)], context.Value("l", 0))
+    gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
+    started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    try:
+        for _ in range(workers - 1):
+            reader, writer = context.Pipe(duplex=False)
+            process = context.Process(target=render_in_worker, args=(writer,), daemon=True)
+            process.start()
+            writer.close()
+            started.append((process, reader))
+        digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
+        for process, reader in started:
+            part, searchable, words, reads = worker_result(process, reader)
+            digests.update(part)
+            session.reads.update(reads)
+            session.words.changes.update(words)
+            session.words.searchable.difference_update(part)
+            session.words.searchable.update(searchable)
+    finally:
+        for process, reader in started:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+            reader.close()
+        gc.unfreeze()
+        _JOB = None
+    return digests
+
+
+def render_in_worker(writer: Connection) -> None:
+    """Render this forked worker's share of the pages and send the outcome (or what it raised) back."""
+    quiet_worker()
+    try:
+        outcome: tuple[str, Any] = ("done", render_claimed())
+    except BaseException as error:  # raised again in the parent
+        outcome = ("failed", error)
+    try:
+        writer.send(outcome)
+    except Exception:  # what was raised does not pickle
+        writer.send(("failed", RuntimeError(repr(outcome[1]))))
+
+
+def worker_result(process: multiprocessing.process.BaseProcess, reader: Connection) -> Any:
+    """Return what a rendering worker sent back; raise what it raised, or a clear error if it died."""
+    try:
+        kind, value = reader.recv()
+    except EOFError:  # it ended without a word (this process holds no writing end): killed, most often for want of memory
+        process.join()
+        code = process.exitcode or 0
+        how = f"was killed by signal {-code}" if code < 0 else f"stopped with exit code {code}"
+        raise BuildFailure(f"a process rendering pages {how} (out of memory?); try again with fewer processes (build --jobs 1)") from None
+    if kind == "failed":
+        raise value
+    return value
+
+
+def quiet_worker() -> None:
+    """Let forked workers die quietly: the build stops them with SIGTERM, and Ctrl+C is the parent's to handle."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -1,0 +1,80 @@
+"""Where rendered files go: into memory for the preview, or into a staging folder for a build,
+with every file that did not change carried over from the previous site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterable, Iterator, Mapping
+
+from .staging import carry_over, write_into
+
+
+class EveryPage(Mapping[str, bytes]):
+    """Every page of the site by path: the ones just rendered, the others read back from where they
+    were last written, or rendered again when there is no such folder (for the search fallback)."""
+
+    def __init__(self, pages: dict[str, Callable[[], bytes]], fresh: dict[str, bytes], folder: Path | None):
+        self.pages, self.fresh, self.folder = pages, fresh, folder
+
+    def __getitem__(self, path: str) -> bytes:
+        if path in self.fresh:
+            return self.fresh[path]
+        return (self.folder / path).read_bytes() if self.folder else self.pages[path]()
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.pages
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.pages)
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+
+class MemorySink:
+    """Where the preview's renders go: the new or changed files, kept in memory."""
+
+    in_memory = True
+    folder = None
+
+    def __init__(self, previous: Path | None):
+        self.previous = previous  # where the other pages are, as last written
+        self.files: dict[str, bytes] = {}
+
+    def put(self, path: str, data: bytes, unchanged: bool) -> None:
+        """Keep a file if it changed."""
+        if not unchanged:
+            self.files[path] = data
+
+    def carry(self, paths: Iterable[str]) -> None:
+        """Nothing to carry: the files that did not change stay where they are."""
+
+    def every_page(self, pages: dict[str, Callable[[], bytes]]) -> EveryPage:
+        """Return every page: those just made, the others from where they were last written."""
+        return EveryPage(pages, self.files, self.previous)
+
+
+class FolderSink:
+    """Where a build's renders go: a staging folder, with every unchanged file carried over from the previous site."""
+
+    in_memory = False
+
+    def __init__(self, folder: Path, previous: Path | None):
+        self.folder, self.previous = folder, previous
+        self.files: dict[str, bytes] = {}  # nothing is kept in memory
+
+    def put(self, path: str, data: bytes, unchanged: bool) -> None:
+        """Write a file, or link it from the previous site if it is as it was."""
+        if unchanged and self.previous is not None:
+            carry_over(self.previous, self.folder, [path])
+        else:
+            write_into(self.folder, {path: data})
+
+    def carry(self, paths: Iterable[str]) -> None:
+        """Link files from the previous site."""
+        if self.previous is not None:
+            carry_over(self.previous, self.folder, paths)
+
+    def every_page(self, pages: dict[str, Callable[[], bytes]]) -> EveryPage:
+        """Return every page, read back from the staging folder."""
+        return EveryPage(pages, {}, self.folder)

@@ -1,0 +1,239 @@
+"""Claims: the sentences of a record's body (or a source's notes), each with the citations attached
+to it, and how many independent sources support each one.
+
+A citation belongs to the sentence it stands in or right after ("… the bridge.[@ap "…"]"). A
+source with `derived_from` (a translation, a republication) counts as its original: a sentence
+citing a story and its translation has one independent source, never two; a sentence that cites
+only derivatives "rests only on" them.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Mapping, NamedTuple
+
+from ..check.link import record_line
+from ..text.markup import CLAIM, SUPPORT
+from ..text.sentences import LEADING, Sentence, plain, sentences
+from .reads import link_target
+from ..model.schema import Record
+
+DERIVATIVE = "derivative"  # the support level of a claim that rests only on derivatives
+PER_PAGE = 500  # claims on a page of the claims by support
+
+
+@functools.lru_cache(maxsize=1 << 15)  # the claims pages go through every body after each edit
+def cited_sentences(body: str, first_line: int = 1) -> tuple[Sentence, ...]:
+    """Return the sentences of a body that cite at least one source: its claims."""
+    return tuple(s for s in sentences(body, first_line) if s.citations)
+
+
+def body_of(site: Any, record: Record) -> tuple[str, int]:
+    """Return the Markdown a record's page renders (a source's notes) and its first file line."""
+    name = site.model[record.collection].body_field
+    if name == "body":
+        return record.body, record.body_line
+    return getattr(record, name, None) or "", record_line(record, name) + 1
+
+
+def original_of(source: str, derived_from: Mapping[str, str | None]) -> str:
+    """Return the source a source derives from in the end (itself if it derives from none)."""
+    seen = {source}
+    while derived_from.get(source) and derived_from[source] not in seen:
+        source = derived_from[source]  # type: ignore[assignment]
+        seen.add(source)
+    return source
+
+
+def independent(sources: list[str] | tuple[str, ...], derived_from: Mapping[str, str | None]) -> list[str]:
+    """Return the independent sources behind some cited sources: each mapped to its original, once."""
+    return sorted({original_of(s, derived_from) for s in sources})
+
+
+def rests_on(sources: list[str] | tuple[str, ...], derived_from: Mapping[str, str | None]) -> list[str]:
+    """Return the derivatives a claim rests on when it cites nothing else (else nothing)."""
+    if sources and all(derived_from.get(s) for s in sources):
+        return sorted(set(sources))
+    return []
+
+
+def support_level(sources: list[str] | tuple[str, ...], derived_from: Mapping[str, str | None]) -> str:
+    """Return a claim's support level: the number of its independent sources ('1', '2', ...), or
+    'derivative' when it rests only on derivatives."""
+    return DERIVATIVE if rests_on(sources, derived_from) else str(len(independent(sources, derived_from)))
+
+
+def support_words(level: str, lang: str = "en") -> tuple[str, str]:
+    """Return how a claim's support level reads after it, in a page's language: short, and in words."""
+    from ..model.i18n import translations
+
+    words = translations(lang)
+    if level == DERIVATIVE:
+        return words.gettext("derivative only"), words.gettext("only a derivative source, a translation or copy, supports this sentence")
+    count = int(level)
+    return (words.ngettext("%(num)d source", "%(num)d sources", count) % {"num": count},
+            words.ngettext("one independent source supports this sentence", "%(num)d independent sources support this sentence", count) % {"num": count})
+
+
+def derivative_note(lang: str = "en") -> str:
+    """Return what a body says once, before its text, when every claim of it rests only on derivatives."""
+    from .i18n import translations
+
+    return translations(lang).gettext("Every sentence below rests only on a derivative source, a translation or copy of another.")
+
+
+def mark_claims(body: str) -> tuple[str, list[tuple[str, ...]]]:
+    """Return a body with each claim's place marked for rendering, and the sources each claim cites,
+    by number from 1: CLAIM before the claim (its anchor: after the white space that ends the
+    sentence before it, so that the quotation marks around it read as they did) and SUPPORT after
+    its last citation (its count of independent sources)."""
+    claims = cited_sentences(body)
+    inserts: list[tuple[int, int, str]] = []
+    for number, sentence in enumerate(claims, start=1):
+        at = sentence.start
+        line_start = body.rfind("\n", 0, at) + 1
+        if not LEADING.fullmatch(body, line_start, at):  # not first on its line: the anchor goes before the space
+            at = len(body[:at].rstrip(" \t"))
+        inserts += [(at, 1, CLAIM.format(number)), (sentence.end, 0, SUPPORT.format(number))]
+    pieces, previous = [], 0
+    for offset, _, mark in sorted(inserts):
+        pieces += [body[previous:offset], mark]
+        previous = offset
+    pieces.append(body[previous:])
+    return "".join(pieces), [tuple(c.source for c in sentence.citations) for sentence in claims]
+
+
+class Claim(NamedTuple):  # a tuple: the preview compares every claims page's claims after each edit
+    """A claim as the claims pages list it."""
+
+    text: str
+    url: str  # its place on its record's page
+    page: str  # the name of that page
+    level: str
+
+
+LINKED = re.compile("\0([^\0]*)\0")  # a link without a label in a claim's text, to be named (see body_claims)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def body_claims(body: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Return each claim of a body as its plain text (a link without a label kept as its target
+    between NULs, to be named) and the sources it cites."""
+    return tuple((plain(s.markdown, lambda target: f"\0{target}\0"), tuple(c.source for c in s.citations)) for s in cited_sentences(body))
+
+
+def level_order(level: str) -> tuple[int, int]:
+    """Order support levels from the most sources down, 'derivative' last."""
+    return (1, 0) if level == DERIVATIVE else (0, -int(level))
+
+
+class ClaimIndex:
+    """The claims of a site by support level, kept between versions of the site: a record's claims
+    are worked out again only when the record changed (every record's, when what a source derives
+    from did, or a record's name, which other records' claims may show). `version` counts the
+    changes to what claims() returns, so that an edit that changes no claim costs no more."""
+
+    def __init__(self) -> None:
+        self.derived_from: dict[str, str | None] = {}
+        self.records: dict[tuple[str, str], tuple[Record, list[Claim], tuple]] = {}  # its claims, and the names of the records it links to
+        self.found: dict[str, list[Claim]] | None = None
+        self.version = 0
+
+    def claims(self, site: Any, edited: set[tuple[str, str]] | None = None) -> dict[str, list[Claim]]:
+        """Return every claim of a linked site by support level, most sources first, each level in the
+        records' order. edited: the only records that can have changed since the last call, if known
+        (an edit in the preview: then the other 10,000 are not looked at)."""
+        derived_from = {sid: getattr(source, "derived_from", None) for sid, source in site.records["sources"].items()}
+        if derived_from != self.derived_from:
+            self.derived_from, self.records, self.found = derived_from, {}, None
+        count = sum(len(site.records.get(kind, {})) for kind in site.model)
+        known = self.found is not None and count == len(self.records)
+        candidates = [site.get(key) for key in edited if key[1] in site.records.get(key[0], {})] if known and edited is not None else site.all_records()
+        changed = [r for r in candidates if (cached := self.records.get((r.collection, r.id))) is None or cached[0] is not r]
+        if known and not changed:
+            return self.found  # type: ignore[return-value]
+        renamed = any(key in self.records and self.records[key][0].label != r.label for r in changed for key in [(r.collection, r.id)])
+        if not known or renamed or any((r.collection, r.id) not in self.records for r in changed):
+            return self.recount(site, site.all_records())
+        moved = False
+        for record in changed:
+            key = (record.collection, record.id)
+            claims = record_claims(site, record, derived_from)
+            moved = moved or claims != self.records[key][1]
+            self.records[key] = (record, claims, self.names(site, key))
+        return self.gather(site.all_records()) if moved else self.found  # type: ignore[return-value]
+
+    def recount(self, site: Any, records: list[Record]) -> dict[str, list[Claim]]:
+        """Work out again the claims of every record whose claims, or the names they show, may differ."""
+        kept = {}
+        for record in records:
+            key = (record.collection, record.id)
+            cached = self.records.get(key)
+            names = self.names(site, key)
+            if cached is None or cached[0] is not record or cached[2] != names:
+                cached = (record, record_claims(site, record, self.derived_from), names)
+            kept[key] = cached
+        self.records = kept
+        return self.gather(records)
+
+    def gather(self, records: list[Record]) -> dict[str, list[Claim]]:
+        """Put every record's claims together by support level; count a new version if they differ."""
+        found: dict[str, list[Claim]] = {}
+        for record in records:
+            for claim in self.records[(record.collection, record.id)][1]:
+                found.setdefault(claim.level, []).append(claim)
+        found = {level: found[level] for level in sorted(found, key=level_order)}
+        if found != self.found:
+            self.found, self.version = found, self.version + 1
+        return self.found  # type: ignore[return-value]
+
+    @staticmethod
+    def names(site: Any, key: tuple[str, str]) -> tuple:
+        """Return the names of the records a record links to: its claims show them."""
+        return tuple(site.get(linked).label for linked in site.links.get(key, ()))
+
+
+def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None]) -> list[Claim]:
+    """Return the claims of one record's body, each with its support level and its links named."""
+    body, _ = body_of(site, record)
+    found = []
+    url, label = record.page_url, record.label
+    for number, (text, sources) in enumerate(body_claims(body) if body else (), start=1):
+        if "\0" in text:
+            text = LINKED.sub(lambda m: link_target(site, m[1]).label, text)
+        found.append(Claim(text, f"{url}#claim-{number}", label, support_level(sources, derived_from)))
+    return found
+
+
+def site_claims(site: Any) -> dict[str, list[Claim]]:
+    """Return every claim of a linked site by support level (see ClaimIndex)."""
+    return ClaimIndex().claims(site)
+
+
+def level_slug(level: str) -> str:
+    """Return the folder of a support level's pages under claims/."""
+    return "derivative-only" if level == DERIVATIVE else f"{level}-source{'s' * (level != '1')}"
+
+
+def level_title(level: str, lang: str = "en") -> str:
+    """Return a support level's heading, in a page's language."""
+    from ..model.i18n import translations
+
+    words = translations(lang)
+    if level == DERIVATIVE:
+        return words.gettext("Resting only on a derivative source")
+    count = int(level)
+    return words.ngettext("%(num)d independent source", "%(num)d independent sources", count) % {"num": count}
+
+
+def page_of(claims: list[Claim], number: int) -> tuple[int, list[Claim]]:
+    """Return the place in its level of the first claim on a level's page (pages numbered from 1), and the page's claims."""
+    first = (number - 1) * PER_PAGE
+    return first + 1, claims[first: first + PER_PAGE]
+
+
+def page_urls(level: str, count: int) -> list[str]:
+    """Return the addresses of a level's pages, PER_PAGE claims each: claims/2-sources/, claims/2-sources/2/, ..."""
+    pages = max(1, -(-count // PER_PAGE))
+    return [f"claims/{level_slug(level)}/" + (f"{n}/" if n > 1 else "") for n in range(1, pages + 1)]

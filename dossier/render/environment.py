@@ -1,0 +1,176 @@
+"""The templates' environment in each language: Jinja over the theme's folders, and the filters and
+functions templates call (dates and numbers as the language writes them, a source's article with
+its cited passages marked, the timeline grouped by month, links to many records at once, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+import jinja2
+from markupsafe import Markup
+
+from . import export, theme
+from .align import aligned_rows, aligned_url, has_aligned_page
+from ..model.dates import MONTHS, month_key
+from ..check.link import Key, Site
+from ..text.markup import inner_quotes
+from .overlap import Overlap, overlap
+from ..text.passages import passage_id, text_fragment
+from .provenance import mark_inferred, marker
+from .quotes import own_quotes, shows_quotes
+from .reads import SiteReads, token
+from .views import fact_evidence, facts
+from ..model.schema import Event, Source
+from .axis import axis_figure
+from .contents import contents_marker
+from .glance import at_a_glance
+from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations
+from .timeline import Filter, Part, facet_values, facets, timeline_filters
+
+OFTEN_CITED = 3  # records citing a piece of an article for its mark to be the stronger one on the source page
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """Templates compiled once a process, shared by every renderer it makes (the preview makes one
+    again after a template edit): only a template whose source changed is compiled again."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self.compiled.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)  # Jinja checks it against the source's checksum
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
+
+
+def template_environment(folders: list[Path], lang: str, first_language: str) -> jinja2.Environment:
+    """Return the templates' environment in one language: the theme's folders (theme.py), its
+    interface strings, dates and numbers, and the functions templates call."""
+    env = jinja2.Environment(
+        loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
+    )
+    words = translations(lang)
+    env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
+    env.filters["date"] = lambda d: display_date(d, lang) if d else ""
+    env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
+    env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
+                       phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
+    env.globals["first_language"] = first_language  # what a page's text is in where it has no translation
+    env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
+    env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
+    env.filters["inner_quotes"] = inner_quotes
+    env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
+    env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
+    env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
+    env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
+        own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
+        passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
+        aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,
+        language_name=lambda code, within=None: language_name(code, within))
+    return env
+
+
+def part_heading(part: Part, lang: str) -> str:
+    """Return how a page of a large timeline is named, in a language: '', '2019', 'March 2019' ('Marzo
+    de 2019'), '2019, month not known'."""
+    if part.year is None or part.month is None or lang == "en":
+        return part.heading
+    if part.month:
+        return month_heading(part.year, part.month, lang)
+    return translations(lang).gettext("%(year)s, month not known") % {"year": part.year}
+
+
+def month_name(month: int, lang: str) -> str:
+    """Return a month's full name, capitalized, for an overview of a year's months."""
+    name = MONTHS[month] if lang == "en" else month_names(lang)[month] or MONTHS[month]
+    return name[:1].upper() + name[1:]
+
+
+@dataclass
+class ArticleParagraph:
+    """One paragraph of a stored article, with cited passages marked."""
+
+    html: Markup
+    inserted: bool
+    passages: list  # passages that start in this paragraph
+    citing: list  # the keys of the records that cite them, in order
+
+
+def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
+    """Split a source's stored text into paragraphs with every cited passage highlighted and anchored."""
+    from markupsafe import escape
+
+    text = site.seed_of(source).text
+    passages = sorted(site.passages.get(source.id, {}).values(), key=lambda p: (p.start, p.end, p.id))
+    result = []
+    offset = 0
+    following, here = 0, []  # the next passage to start, and those that reach into the current line
+    for line in text.split("\n"):
+        start, end = offset, offset + len(line)
+        offset = end + 1
+        while following < len(passages) and passages[following].start < end:
+            here.append(passages[following])
+            following += 1
+        here = [p for p in here if p.end > start]  # in the passages' order: those that start before the line ends and end after it starts
+        if not line.strip():
+            continue
+        inserted = any(line.lstrip().startswith(prefix) for prefix in source.inserted_lines)
+        cuts = sorted({start, end} | {min(max(b, start), end) for p in here for b in (p.start, p.end)})
+        pieces = []
+        for left, right in zip(cuts, cuts[1:]):
+            anchors = "".join(f'<span class="anchor" id="{p.id}"></span>' for p in here if p.start == left)
+            covering = [p for p in here if p.start <= left and p.end >= right]
+            chunk = escape(text[left:right])
+            # Each piece names the passages it belongs to, so that the page can highlight exactly one.
+            names = " ".join(p.id for p in covering)
+            often = " often" if len({key for p in covering for key in p.cited_by}) >= OFTEN_CITED else ""
+            pieces.append(anchors + (f'<mark class="cited{often}" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
+        starting = [p for p in here if start <= p.start < end]
+        result.append(ArticleParagraph(Markup("".join(pieces)), inserted, starting, sorted({key for p in starting for key in p.cited_by})))
+    return result
+
+
+def link_items(site: SiteReads, keys: Iterable[Key], rel: Callable[[str], str], kinds: Mapping[str, str] | None = None,
+               lang: str = "en", end: str = "") -> Markup:
+    """Return a list item linking to each record (with its kind's name after it, from kinds, in the
+    page's language), each followed by end: a source page lists hundreds, which a template loop makes slowly."""
+    from markupsafe import escape
+
+    translate = translations(lang).gettext
+    items = []
+    for key in keys:
+        record = site.site.get(key)
+        site.reads.add(token("label", key))  # as reading its address and label through site.get() notes
+        kind = f' <span class="kind">({escape(translate(kinds[record.collection]))})</span>' if kinds is not None else ""
+        items.append(f'<li><a href="{escape(rel(record.page_url))}">{escape(record.label)}</a>{kind}</li>{end}')
+    return Markup("".join(items))
+
+
+def source_overlap(site: Site, derivative: Source, original: Source) -> Overlap:
+    """Return how much text a derivative source shares word for word with its original."""
+    return overlap(site.seed_of(derivative).text, site.seed_of(original).text)
+
+
+def timeline_groups(site: Site, active: Filter | None = None, events: list[str] | None = None) -> list[tuple[int, list[tuple[int | None, list[Event]]]]]:
+    """Group the timeline (or one filter's events, or those given) by year, then by the month each
+    starts in; events whose month is not known (a bare year) come after the year's known months."""
+    years: dict[int, dict[int | None, list[Event]]] = {}
+    for eid in events if events is not None else active.events if active else site.timeline:
+        event = site.records["events"][eid]
+        assert isinstance(event, Event)
+        year, month = month_key(event.date)
+        years.setdefault(year, {}).setdefault(month, []).append(event)
+    return [
+        (year, sorted(months.items(), key=lambda item: 13 if item[0] is None else item[0]))
+        for year, months in sorted(years.items())
+    ]

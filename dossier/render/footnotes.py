@@ -1,0 +1,113 @@
+"""A page's footnotes: the citation markers in its text and the reference list they lead to.
+
+The reference list has one entry per source, numbered in the order a reader meets the sources (the
+infobox's evidence first, then the body), and under each source every passage the page cites from
+it, lettered, each with a link back to every marker that cites it (as Wikipedia's named references
+do: "1 a b c"). A run of citations after a sentence shows one marker per source, "[1][2]", whose
+preview holds each passage it stands for, linked to its place in the article, and the sentence's
+support: what a reader needs to check the sentence, one hover, focus or tap away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..text.markup import element, escape_text, inner_quotes
+from ..text.passages import passage_id
+from ..model.schema import Source
+
+
+@dataclass
+class QuoteNote:
+    """One passage of a source that a page cites, with the markers that cite it."""
+
+    index: int  # from 1, within its source's entry: shown as a letter
+    quote: str
+    anchor: str  # the passage's anchor on the source page
+    uses: list[str] = field(default_factory=list)  # ids of the markers that cite it
+
+    @property
+    def letter(self) -> str:
+        """Return the passage's letter in its source's entry: a, b, ... z, aa, ab, ..."""
+        return letter(self.index)
+
+
+@dataclass
+class Reference:
+    """One entry of a page's reference list: a source and the passages the page cites from it."""
+
+    number: int
+    source: Source
+    quotes: list[QuoteNote] = field(default_factory=list)
+    markers: int = 0  # markers of this source placed so far
+
+    @property
+    def note_id(self) -> str:
+        """Return the id of the source's entry in the reference list."""
+        return f"cite-note-{self.number}"
+
+
+def letter(index: int) -> str:
+    """Return the letters of the index-th item of a list (from 1): a ... z, aa, ab ... zz, aaa ..."""
+    letters = ""
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        letters = "abcdefghijklmnopqrstuvwxyz"[rest] + letters
+    return letters
+
+
+class Footnotes:
+    """The references a page's citations collect, and the HTML of their markers."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.references: list[Reference] = []
+        self.by_source: dict[str, Reference] = {}
+        self.by_passage: dict[tuple[str, str], QuoteNote] = {}
+
+    def note(self, source: Source, quote: str) -> tuple[Reference, QuoteNote]:
+        """Return a passage's entry and note, numbering the source and lettering the passage on first use."""
+        reference = self.by_source.get(source.id)
+        if reference is None:
+            reference = self.by_source[source.id] = Reference(len(self.references) + 1, source)
+            self.references.append(reference)
+        key = (source.id, passage_id(quote))
+        quote_note = self.by_passage.get(key)
+        if quote_note is None:
+            quote_note = self.by_passage[key] = QuoteNote(len(reference.quotes) + 1, quote, key[1])
+            reference.quotes.append(quote_note)
+        return reference, quote_note
+
+    def marker(self, source: Source, quotes: list[str], passage_url: Callable[[str], str], typeset: Callable[[str], str],
+               support: str | None = None) -> str:
+        """Return the HTML of one source's marker for the passages given (cited together, in this
+        order): '[1]', linking to the first passage's note, with a preview of every passage, each
+        linked to its place in the article (passage_url(anchor)), and the sentence's support in words."""
+        notes = list({id(n): n for n in (self.note(source, quote)[1] for quote in quotes)}.values())  # each passage once
+        reference = self.by_source[source.id]
+        reference.markers += 1
+        marker_id = f"cite-ref-{reference.number}-{reference.markers}"
+        for quote_note in notes:
+            quote_note.uses.append(marker_id)
+        language = {"lang": source.language} if source.language != self.lang else {}
+        passages = " ".join(
+            element("a", {"class": "preview-passage", "href": passage_url(n.anchor), "tabindex": "-1"},
+                    element("span", language, escape_text(typeset(f"“{inner_quotes(n.quote)}”"))))  # marks as text: the marker's description reads them
+            for n in notes)
+        preview = passages + element("span", {"class": "preview-source"}, escape_text(typeset(f" — {source.outlet}")))
+        if support:
+            preview += " " + element("span", {"class": "preview-support"}, escape_text(support))
+        anchor = element("a", {"href": f"#{reference.note_id}-{notes[0].index}", "aria-describedby": f"{marker_id}-preview"}, f"[{reference.number}]")
+        return element("sup", {"class": "citation", "id": marker_id}, anchor + element("span", {"class": "preview", "id": f"{marker_id}-preview"}, preview))
+
+    def to_cache(self) -> list[tuple]:
+        """Return the references as plain values, for the body cache."""
+        return [(r.number, r.source.id, r.markers, [(n.index, n.quote, n.anchor, list(n.uses)) for n in r.quotes]) for r in self.references]
+
+    def from_cache(self, cached: list[tuple], sources: dict) -> None:
+        """Take the references back from the body cache (see to_cache)."""
+        self.references = [Reference(number, sources[source_id], [QuoteNote(*note[:3], list(note[3])) for note in notes], markers)
+                           for number, source_id, markers, notes in cached]
+        self.by_source = {r.source.id: r for r in self.references}
+        self.by_passage = {(r.source.id, n.anchor): n for r in self.references for n in r.quotes}

@@ -1,0 +1,316 @@
+"""Full-text search: running Pagefind over the staged site, a large site in parts (parts.py).
+
+Pagefind (the `pagefind[extended]` package, with its bundled binary) indexes every page that marks
+its text with `data-pagefind-body`; a large site in parts, of which a build indexes again only those
+whose pages changed, or, after a few edits, only those pages into a small extra bundle (the delta).
+The portable build's plain index is render/fallback.py.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Iterable
+
+from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
+                    previous_listing, split, words_digest)
+from .words import words_of
+from ..model.i18n import LANGUAGES
+from ..model.problems import BuildFailure
+from ..publish.staging import carry_over, walk_files
+
+NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
+# Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
+UNUSED_BUNDLE_FILES = (
+    "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+    "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js",
+)
+LANGUAGE = re.compile(rb'<html lang="([^"]+)"')
+
+
+def index_site(folder: Path, pages: Iterable[str]) -> None:
+    """Index the named pages of a built site folder, writing the bundle into folder/pagefind/."""
+    Indexing(folder, pages).finish()
+
+
+class Indexing:
+    """Pagefind runs over the parts of a site folder that need indexing, a few at a time, then the
+    bundle put together: parts whose pages did not change are carried over from the previous site.
+
+    words: every word of those pages, as words_of() finds them (None: read the pages to find them).
+    changed: the searchable pages that are new, changed or gone since previous was indexed (None:
+    index every part). While the pages changed since previous's parts were all indexed are few, only
+    they are indexed, into the delta (see DELTA); else the parts holding them, and every part when the
+    site's words changed (see VOCABULARY_PAGE). In
+    the background, Pagefind runs at the lowest CPU priority (where `nice` exists), each run
+    leading its own process group.
+    """
+
+    def __init__(self, folder: Path, pages: Iterable[str], *, words: set[str] | None = None, changed: set[str] | None = None,
+                 previous: Path | None = None, background: bool = False, jobs: int | None = None):
+        self.folder, self.background, self.previous, self.words = folder.resolve(), background, previous, words  # Pagefind runs elsewhere
+        self.parts = split(pages)
+        # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
+        # language, and a part without the reader's language would answer in another one.
+        self.vocabularies = [VOCABULARY_PAGE] + sorted({f"{path.split('/')[0]}/{VOCABULARY_PAGE}" for part in self.parts for path in part
+                                                        if path.split("/")[0] in LANGUAGES})
+        self.todo: list[int] = []  # the parts to index, and DELTA_PART for the delta
+        self.queue: list[int] = []
+        self.vocabulary = ""  # digest of the words the parts are indexed with, when the site comes in parts
+        self.listing: dict = {}  # the previous index's parts.json, if it can be brought up to date
+        self.delta: Delta | None = None
+        self.running: dict[int, subprocess.Popen] = {}
+        self.failures: list[str] = []
+        self.stopped = False
+        self.lock = threading.Lock()
+        self.jobs = jobs or os.cpu_count() or 1  # Pagefind runs at a time (see widen())
+        self.slots = threading.Semaphore(self.jobs)
+        self.runner = threading.Thread(target=self.run, args=(changed,), daemon=True)
+        self.runner.start()
+
+    def run(self, changed: set[str] | None) -> None:
+        """Work out which parts to index, and index them with a few Pagefind runs at a time: a thread
+        for each part, waiting for one of the slots that widen() may add to."""
+        try:
+            count = len(self.parts)
+            if count > 1 and self.words is None:
+                self.words = set().union(*(words_of((self.folder / path).read_bytes()) for part in self.parts for path in part))
+            self.listing = previous_listing(self.previous) if self.previous is not None and changed is not None else {}
+            self.delta = self.plan_delta(changed) if count > 1 else None
+            if self.delta is not None:
+                self.vocabulary = self.listing["words"]
+                self.write_vocabulary(self.delta.base | (self.words or set()))
+                self.todo = [] if self.delta.carried else [DELTA_PART]
+            else:
+                if count > 1:
+                    self.vocabulary = self.write_vocabulary(self.words or set())
+                if not self.listing or len(self.listing["parts"]) + 1 != count or self.listing.get("words", "") != self.vocabulary:
+                    self.todo = list(range(count))
+                else:
+                    replaced = set(self.listing.get(DELTA, {}).get("replaces", ()))
+                    self.todo = sorted({part_of(path, count) for path in (changed or set()) | replaced})
+            self.queue = list(self.todo)
+            workers = [threading.Thread(target=self.work, daemon=True) for _ in self.todo]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+        except Exception as error:  # reported by finish(), in the build's own thread
+            self.failures.append(repr(error))
+
+    def work(self) -> None:
+        """Run Pagefind over the parts left to do, one after another, until none is left."""
+        while True:
+            with self.slots:
+                with self.lock:
+                    if self.stopped or not self.queue:
+                        return
+                    number = self.queue.pop(0)
+                failure = self.index_part(number)
+            if failure:
+                with self.lock:
+                    if self.stopped:  # stopped on purpose, not a failure
+                        return
+                    self.failures.append(failure)
+                    self.stopped = True
+
+    def widen(self, jobs: int) -> None:
+        """Let up to jobs Pagefind runs go at a time from now on (each holds its part's words in memory:
+        a build runs one while its pages still render, then one per core)."""
+        with self.lock:
+            more, self.jobs = max(0, jobs - self.jobs), max(jobs, self.jobs)
+        for _ in range(more):
+            self.slots.release()
+
+    def plan_delta(self, changed: set[str] | None) -> Delta | None:
+        """Return the delta to index (or carry over) from the previous index, or None where there can
+        be none: no previous index in parts of the same number, words it was indexed with that cannot
+        be read back, or more pages changed since it was indexed whole than a delta takes."""
+        listing, count = self.listing, len(self.parts)
+        if changed is None or len(listing.get("parts", ())) + 1 != count:
+            return None
+        kept = listing.get(DELTA, {})
+        replaced = set(kept.get("replaces", ())) | changed
+        if not replaced or not delta_takes(replaced):
+            return None
+        assert self.previous is not None
+        base = base_words(self.previous / BUNDLE, listing)
+        if base is None:
+            return None
+        pages = set(path for part in self.parts for path in part)
+        return Delta(sorted(replaced & pages), sorted(replaced), base, sorted((self.words or set()) - base), carried=bool(kept) and not changed)
+
+    def output(self, number: int) -> Path:
+        """Return the folder beside the bundle where a part (or the delta) is indexed."""
+        return self.folder / f".{BUNDLE}-{DELTA if number == DELTA_PART else f'part-{number}'}"
+
+    def index_part(self, number: int) -> str | None:
+        """Index one part (or the delta) into its own folder beside the bundle; return what went wrong, if anything."""
+        output = self.output(number)
+        shutil.rmtree(output, ignore_errors=True)
+        with tempfile.TemporaryDirectory() as workdir:
+            # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
+            own = self.delta.pages if number == DELTA_PART and self.delta is not None else self.parts[number]
+            pages = own + (self.vocabularies if len(self.parts) > 1 else [])
+            glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
+            settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": [NOT_INDEXED], "silent": True}
+            Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
+            command = [sys.executable, "-m", "pagefind"]
+            if self.background and shutil.which("nice"):
+                command = ["nice", "-n", "19", *command]
+            with self.lock:
+                if self.stopped:
+                    return None
+                try:
+                    process = subprocess.Popen(command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                               start_new_session=self.background)
+                except OSError as error:
+                    return str(error)
+                self.running[number] = process
+            try:
+                stdout, stderr = process.communicate(timeout=600)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                return "Pagefind took more than 10 minutes"
+            finally:
+                with self.lock:
+                    self.running.pop(number, None)
+        if process.returncode != 0 or not (output / "pagefind.js").is_file():
+            return ((stderr or stdout).strip().splitlines()[-1:] or ["no index written"])[0]
+        for name in UNUSED_BUNDLE_FILES:
+            (output / name).unlink(missing_ok=True)
+        shutil.rmtree(output / "playground", ignore_errors=True)
+        sort_languages(output / "pagefind-entry.json")
+        return None
+
+    def finish(self, jobs: int | None = None) -> None:
+        """Wait for every run (up to jobs at a time from now on; default: one per core), then put
+        the bundle in place (replacing the folder's old one, if any)."""
+        self.widen(jobs or os.cpu_count() or 1)
+        self.runner.join()
+        if self.failures or self.stopped:
+            self.clean()
+            raise indexing_failed(self.failures[0] if self.failures else 'stopped')
+        bundle = self.folder / f".{BUNDLE}-new"
+        shutil.rmtree(bundle, ignore_errors=True)
+        numbers = list(range(len(self.parts))) + ([DELTA_PART] if self.delta is not None else [])
+        for number in numbers:
+            target = bundle / part_folder(number).removeprefix(BUNDLE).lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if number in self.todo:
+                self.output(number).rename(target)
+            elif not self.carry_part(number, target):
+                failure = self.index_part(number)  # the previous part is not all there: index it again
+                if failure:
+                    self.clean()
+                    raise indexing_failed(failure)
+                self.output(number).rename(target)
+                if number == 0:
+                    self.listing.pop("vocabulary", None)  # its vocabulary page may hold other words now
+        self.remove_vocabulary()
+        (bundle / "parts.json").write_text(json.dumps(self.parts_listing(bundle), ensure_ascii=False) + "\n", encoding="utf-8")
+        live, old = self.folder / BUNDLE, self.folder / f".{BUNDLE}-old"
+        shutil.rmtree(old, ignore_errors=True)
+        if live.exists():
+            live.rename(old)
+        bundle.rename(live)
+        shutil.rmtree(old, ignore_errors=True)
+
+    def parts_listing(self, bundle: Path) -> dict:
+        """Return what the search page reads from parts.json: the other parts' folders, and the delta's
+        folder, the pages it replaces, its own results' ids and the words new since the parts were
+        indexed; and, for the next build, the digest of the words the parts were indexed with and the
+        fragment of the first part's vocabulary page, which holds them."""
+        if len(self.parts) == 1:
+            return {"parts": [], "words": ""}
+        vocabulary = self.listing.get("vocabulary") if 0 not in self.todo else None
+        if vocabulary is None or not (bundle / "fragment" / f"{vocabulary}.pf_fragment").is_file():
+            vocabulary = next((name for name, data in fragments(bundle) if data.get("url") == "/" + VOCABULARY_PAGE.removesuffix("index.html")), "")
+        listing = {"parts": [f"parts/{number}/" for number in range(1, len(self.parts))], "words": self.vocabulary, "vocabulary": vocabulary}
+        if self.delta is not None:
+            ids = sorted(name for name, data in fragments(bundle / DELTA) if not data.get("url", "").endswith("/pagefind-vocabulary/"))
+            listing[DELTA] = {"folder": f"{DELTA}/", "replaces": self.delta.replaces, "ids": ids, "added": self.delta.added}
+        return listing
+
+    def carry_part(self, number: int, target: Path) -> bool:
+        """Link a part's (or the delta's) bundle from the previous site into target; tell whether it was all there."""
+        assert self.previous is not None
+        source = self.previous / part_folder(number)
+        files = [path for path in walk_files(source) if path.split("/")[0] not in ("parts", DELTA) and path != "parts.json"] if number == 0 else list(walk_files(source))
+        try:
+            if "pagefind.js" in files:
+                carry_over(source, target, files)
+                return True
+        except OSError:
+            pass
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+
+    def write_vocabulary(self, words: set[str]) -> str:
+        """Write the page of the given words that each part (and the delta) indexes too (see
+        VOCABULARY_PAGE); return their digest."""
+        text = " ".join(sorted(words))
+        for vocabulary in self.vocabularies:
+            prefix = vocabulary.removesuffix(VOCABULARY_PAGE)
+            first = next(path for part in self.parts for path in part if path.startswith(prefix) and (prefix or path.split("/")[0] not in LANGUAGES))
+            with open(self.folder / first, "rb") as page:
+                found = LANGUAGE.search(page.read(512))
+            language = found.group(1) if found else b"en"
+            target = self.folder / vocabulary
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
+                              f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n", encoding="utf-8")
+        return words_digest(words)
+
+    def remove_vocabulary(self) -> None:
+        """Remove the vocabulary page: it is for Pagefind only, never part of the site."""
+        for vocabulary in self.vocabularies:
+            shutil.rmtree((self.folder / vocabulary).parent, ignore_errors=True)
+
+    def stop(self, *, wait: bool = True) -> None:
+        """Stop indexing that is no longer wanted (the build failed, or the preview stopped); with
+        wait, let the runs end and remove what they left (the preview removes its whole folder instead)."""
+        with self.lock:
+            self.stopped = True
+            running = list(self.running.values())
+        for process in running:
+            try:
+                if self.background:
+                    os.killpg(process.pid, signal.SIGTERM)
+                else:
+                    process.kill()
+            except ProcessLookupError:
+                pass
+        if wait:
+            self.runner.join(10)
+            self.clean()
+
+    def clean(self) -> None:
+        """Remove the vocabulary page and the folders of parts that were indexed but will not be used."""
+        self.remove_vocabulary()
+        for number in self.todo:
+            shutil.rmtree(self.output(number), ignore_errors=True)
+
+
+def sort_languages(entry: Path) -> None:
+    """Write the index's list of languages in a fixed order: Pagefind writes a site of several
+    languages in any order, and two builds of the same input must be byte-identical."""
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    if len(data.get("languages", {})) > 1:
+        data["languages"] = dict(sorted(data["languages"].items()))
+        entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def indexing_failed(reason: str) -> BuildFailure:
+    """Return the error a failed Pagefind run stops the build with."""
+    return BuildFailure(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")

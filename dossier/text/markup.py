@@ -1,0 +1,361 @@
+"""Markdown bodies: finding [[links]] and [@source "quote"] citations, and rendering to safe HTML."""
+
+from __future__ import annotations
+
+import bisect
+import html
+import re
+import xml.etree.ElementTree as etree
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+import markdown
+import nh3
+from markdown.inlinepatterns import InlineProcessor
+from markdown.treeprocessors import InlineProcessor as InlineProcessor_
+from markdown.treeprocessors import Treeprocessor
+from markdown.util import AtomicString
+
+from ..model.problems import Problem
+from ..model.schema import Citation
+
+LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
+CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]++|\\.)*+)"((?:\s+(?:sole|show))*)\s*\]')  # possessive: the quote ends at its first unescaped '"' 
+CITATION_START = re.compile(r"\[@")
+CLAIM, SUPPORT = "\ue001{}\ue002", "\ue003{}\ue004"  # where a claim starts, and where its support is shown (claims.mark_claims)
+MARKS = re.compile(CITATION.pattern + "|" + CLAIM.format(r"(\d+)") + "|" + SUPPORT.format(r"(\d+)"))  # what render() writes in itself
+HELD, HELD_AT = "\ue010{}\ue011", re.compile("\ue010(\\d+)\ue011")  # a mark's place while Markdown runs
+HELD_RUN = re.compile("\ue010\\d+\ue011(?:\\s*\ue010\\d+\ue011)*")  # marks with only white space between them: a sentence's citations and support
+REPEAT = "\ue020"  # before a link's target: the record is linked already in this section, so its label shows as plain text
+ESCAPED = re.compile(r"\\(.)")
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s")
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "cite", "code", "del", "dd", "div", "dl", "dt", "em", "figcaption",
+    "figure", "h2", "h3", "h4", "h5", "h6", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q", "s",
+    "small", "span", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul",
+}
+ALLOWED_ATTRIBUTES = {
+    "*": {"id", "class", "title", "lang", "dir"},
+    "a": {"href", "aria-label", "aria-describedby", "role"},
+    "abbr": {"title"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
+    "ol": {"start"}, "span": {"role", "tabindex", "aria-label", "aria-describedby", "aria-hidden", "data-pagefind-ignore"},
+}
+
+
+@dataclass(frozen=True)
+class LinkRef:
+    """A [[target|label]] link in a body, with its file line."""
+
+    target: str
+    label: str | None
+    line: int
+
+
+def line_at(text: str, offset: int, first_line: int) -> int:
+    """Return the file line of an offset into a body that starts at first_line."""
+    return first_line + text.count("\n", 0, offset)
+
+
+def has_flag(match: re.Match, flag: str) -> bool:
+    """Tell whether a citation match carries a flag: `sole` (only a derivative has the passage)
+    or `show` (print the quoted passage inline before its marker)."""
+    return flag in (match[3] or "").split()
+
+
+def unescape_quote(raw: str) -> str:
+    """Undo backslash escapes in a quoted passage: \\" becomes "."""
+    return ESCAPED.sub(r"\1", raw) if "\\" in raw else raw
+
+
+OPENING_STRAIGHT = re.compile(r"""(^|[\s(\[—–])["']""")
+
+
+def inner_quotes(quote: str) -> str:
+    """Return a passage as it reads inside quotation marks: its own double quotes become single
+    (“all options” → ‘all options’), and straight quotes and apostrophes become curly ones."""
+    quote = OPENING_STRAIGHT.sub(r"\1‘", quote)
+    return quote.replace('"', "’").replace("'", "’").replace("“", "‘").replace("”", "’")
+
+
+def lines_at(text: str, offsets: list[int], first_line: int) -> list[int]:
+    """Return the file lines of ascending offsets into a body, counting each newline once."""
+    lines, line, previous = [], first_line, 0
+    for offset in offsets:
+        line += text.count("\n", previous, offset)
+        previous = offset
+        lines.append(line)
+    return lines
+
+
+def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Citation], list[Problem]]:
+    """Find every link and citation in a Markdown body, with file lines; report malformed ones."""
+    citations: list[Citation] = []
+    problems: list[Problem] = []
+    matches = list(CITATION.finditer(body))
+    starts, ends = [m.start() for m in matches], [m.end() for m in matches]  # what citations cover: a quote may contain '[[' or '[@', as rendering allows
+
+    def quoted(offset: int) -> bool:
+        index = bisect.bisect_right(starts, offset) - 1
+        return index >= 0 and offset < ends[index]
+
+    for match, line in zip(matches, lines_at(body, starts, first_line)):
+        quote = unescape_quote(match[2])
+        if not match[1]:
+            problems.append(Problem(path, line, 0, "error", "citation names no source: write [@source-id \"quote\"]"))
+        elif not quote.strip():
+            problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
+        else:
+            column = match.start() - body.rfind("\n", 0, match.start())  # from 1: a body's lines start at the file's
+            citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole"), column=column))
+    found = [m for m in LINK.finditer(body) if not quoted(m.start())]
+    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line) for m, line in zip(found, lines_at(body, [m.start() for m in found], first_line))]
+    for match in CITATION_START.finditer(body):
+        if not quoted(match.start()):
+            line = line_at(body, match.start(), first_line)
+            snippet = body[match.start(): match.start() + 40].split("\n")[0]
+            problems.append(Problem(path, line, 0, "error", f"malformed citation '{snippet}': write [@source-id \"verbatim quote\"]"))
+    for link in links:
+        if not link.target:
+            problems.append(Problem(path, link.line, 0, "error", "empty link [[ ]]: write [[id]] or [[id|label]]"))
+    return [link for link in links if link.target], citations, problems
+
+
+class Resolver(Protocol):
+    """What rendering needs from the page being built."""
+
+    def link(self, target: str, label: str | None) -> tuple[str, str]: ...  # (href, text)
+
+    def cite(self, source: str, quotes: list[str], typeset: Callable[[str], str]) -> str: ...  # the HTML of one source's marker for the passages cited together; typeset: smarty's quotes and dashes for its text
+
+    def claim(self, number: int) -> str: ...  # the anchor of a claim, as HTML
+
+    def support(self, number: int) -> str: ...  # a claim's count of independent sources, as HTML
+
+
+class _LinkPattern(InlineProcessor):
+    def __init__(self, pattern: str, renderer: "BodyRenderer"):
+        super().__init__(pattern)
+        self.renderer = renderer
+
+    def handleMatch(self, m, data):  # noqa: N802 (Markdown's API)
+        target = m.group(1).strip()
+        href, text = self.renderer.resolver.link(target.lstrip(REPEAT), (m.group(2) or "").strip() or None)
+        if target.startswith(REPEAT):
+            return text, m.start(0), m.end(0)  # plain text, which smarty treats as the text around it
+        element = etree.Element("a", {"href": href})
+        element.text = AtomicString(text)
+        return element, m.start(0), m.end(0)
+
+
+class QuickInline(InlineProcessor_):
+    """Markdown's inline processor, skipping each pattern on texts that lack the characters every
+    match of it needs (most texts have no backtick, no '<', no '&', no image): the same result,
+    without a Python call per pattern per text. Used only where Markdown's internals are as expected."""
+
+    TRIGGERS = {
+        "dossier-link": ("[[",), "backtick": ("`",), "escape": ("\\",),
+        "reference": ("[",), "link": ("[",), "short_reference": ("[",), "image_link": ("![",),
+        "image_reference": ("![",), "short_image_ref": ("![",), "autolink": ("<",), "automail": ("<",),
+        "html": ("<",), "entity": ("&",), "linebreak": ("  \n",),
+    }
+
+    def __init__(self, md: markdown.Markdown):
+        super().__init__(md)
+        self.triggers: list[str | tuple[str, ...] | None] = [None] * len(self.inlinePatterns)
+        for name, needed in self.TRIGGERS.items():
+            if name in self.inlinePatterns:
+                self.triggers[self.inlinePatterns.get_index_for_name(name)] = needed[0] if len(needed) == 1 else needed
+        if "em_strong" in self.inlinePatterns:
+            delimiters = self.inlinePatterns["em_strong"]
+            self.triggers[self.inlinePatterns.get_index_for_name("em_strong")] = tuple(getattr(delimiters, "tokens", None) or ()) or None
+
+    @staticmethod
+    def usable() -> bool:
+        """Tell whether this Markdown has the internals QuickInline relies on."""
+        return all(hasattr(InlineProcessor_, name) for name in ("_InlineProcessor__handleInline", "_InlineProcessor__applyPattern"))
+
+    def _InlineProcessor__handleInline(self, data: str, patternIndex: int = 0) -> str:  # noqa: N802, N803 (Markdown's)
+        if isinstance(data, AtomicString):
+            return data
+        start, patterns, triggers = 0, self.inlinePatterns, self.triggers
+        while patternIndex < len(patterns):
+            needed = triggers[patternIndex]
+            if needed is not None and (needed not in data if isinstance(needed, str) else not any(part in data for part in needed)):
+                patternIndex, start = patternIndex + 1, 0  # cannot match: as if it had been tried
+                continue
+            data, matched, start = self._InlineProcessor__applyPattern(patterns[patternIndex], data, patternIndex, start)  # type: ignore[attr-defined]
+            if not matched:
+                patternIndex += 1
+        return data
+
+
+class QuickSmarty(Treeprocessor):
+    """Smarty's curly quotes, dashes and ellipses, applied exactly as its own inline processor applies
+    them (each of its patterns in turn over each text, every match set aside so that later patterns
+    skip it) but without that processor's per-pattern overhead, which costs as much as the rest of
+    Markdown. It takes the patterns from smarty itself, and writes the characters that smarty's
+    entities become once the HTML is sanitised."""
+
+    def __init__(self, md: markdown.Markdown, stock: Treeprocessor):
+        super().__init__(md)
+        self.patterns = smarty_patterns(stock)
+
+    def run(self, root: etree.Element) -> None:
+        for element in root.iter():
+            for child in element:
+                if child.text and not isinstance(child.text, AtomicString):
+                    child.text = self.educate(child.text)
+                if child.tail and not isinstance(child.tail, AtomicString):
+                    child.tail = self.educate(child.tail)
+
+    def educate(self, text: str) -> str:
+        """Return a text with smarty's substitutions made."""
+        return educate(text, self.patterns)
+
+
+SmartyPatterns = list[tuple[re.Pattern, list]]
+SMARTY_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
+
+
+def smarty_patterns(stock: Treeprocessor) -> SmartyPatterns:
+    """Return the patterns of smarty's own inline processor, with the characters its entities stand for."""
+    return [(pattern.compiled_re, [html.unescape(part) if isinstance(part, str) else part for part in pattern.replace])
+            for pattern in stock.inlinePatterns]  # type: ignore[attr-defined]
+
+
+def educate(text: str, patterns: SmartyPatterns) -> str:
+    """Return a text with smarty's curly quotes, dashes and ellipses, as smarty makes them. A
+    citation's or claim's place (HELD) parts the text as the element it stands for would."""
+    if HELD[0] in text:
+        pieces = HELD_AT.split(text)  # text, a place's number, text, ...
+        return "".join(HELD.format(piece) if index % 2 else educate(piece, patterns) for index, piece in enumerate(pieces))
+    if "'" not in text and '"' not in text and "--" not in text and "..." not in text:
+        return text  # every pattern needs one of these
+    found: list[str] = []
+    for regex, replace in patterns:
+        match = regex.search(text)
+        while match:
+            found.append("".join(match.group(part) if isinstance(part, int) else part for part in replace))
+            placeholder = "\x02klzzwxh:%04d\x03" % (len(found) - 1)
+            text = text[: match.start()] + placeholder + text[match.end():]
+            match = regex.search(text, match.start() + len(placeholder))
+    return SMARTY_PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
+
+
+def escape_text(text: str, attribute: bool = False) -> str:
+    """Escape text (or an attribute's value) as the sanitiser writes it (sanitize): the body's markers
+    must read as if it had written them."""
+    text = text.replace("&", "&amp;").replace("\xa0", "&nbsp;")
+    return text.replace('"', "&quot;") if attribute else text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def element(tag: str, attributes: dict[str, str], inner: str = "") -> str:
+    """Return an element's HTML as the sanitiser writes it: attributes in name order, values escaped."""
+    written = "".join(f' {name}="{escape_text(value, attribute=True)}"' for name, value in sorted(attributes.items()))
+    return f"<{tag}{written}>{inner}</{tag}>"
+
+
+class BodyRenderer:
+    """Render Markdown bodies to sanitised HTML, resolving links and citations through a Resolver."""
+
+    def __init__(self) -> None:
+        self.resolver: Resolver | None = None
+        self.md = markdown.Markdown(extensions=["smarty", "sane_lists", "tables"], output_format="html")
+        # Before Markdown's own link and escape patterns, so that brackets and quotes stay intact.
+        self.md.inlinePatterns.register(_LinkPattern(LINK.pattern, self), "dossier-link", 199)
+        self.smarty = smarty_patterns(self.md.treeprocessors["smarty"])
+        self.md.treeprocessors.register(QuickSmarty(self.md, self.md.treeprocessors["smarty"]), "smarty", 6)
+        if QuickInline.usable():
+            self.md.treeprocessors.register(QuickInline(self.md), "inline", 20)
+
+    def render(self, body: str, resolver: Resolver) -> str:
+        """Return the body as HTML with links resolved, citations numbered and raw HTML sanitised.
+
+        Citations and claim marks stand in Markdown as placeholders, each a few characters that no
+        Markdown syntax reads, and are written in after sanitising, in the order they come: an element
+        made inside Markdown costs several times as much, and they are dossier's own HTML."""
+        held: list[re.Match] = []
+
+        def hold(match: re.Match) -> str:
+            held.append(match)
+            return HELD.format(len(held) - 1)
+
+        self.resolver = resolver
+        try:
+            html = sanitize(self.md.reset().convert(unlink_repeats(MARKS.sub(hold, body))))
+            return HELD_RUN.sub(lambda run: self.place_run([held[int(n)] for n in HELD_AT.findall(run[0])], HELD_AT.split(run[0])[2::2], resolver), html) if held else html
+        finally:
+            self.resolver = None
+
+    def place_run(self, marks: list[re.Match], spaces: list[str], resolver: Resolver) -> str:
+        """Return the HTML of a run of marks (spaces: the white space after each but the last): each
+        claim's anchor and support where it stands, and the citations between them as one marker per
+        source, in the order the sources come (a citation whose quote is shown stands alone)."""
+        pieces: list[str] = []
+        pending: dict[str, list[str]] = {}  # source -> the passages cited since the last claim or support mark
+        typeset = lambda text: educate(text, self.smarty)  # noqa: E731
+
+        def flush() -> None:
+            pieces.extend(resolver.cite(source, quotes, typeset) for source, quotes in pending.items())
+            pending.clear()
+
+        for mark, space in zip(marks, ["", *spaces]):
+            if mark[4] or mark[5]:
+                flush()
+                pieces.append(space + (resolver.claim(int(mark[4])) if mark[4] else resolver.support(int(mark[5]))))
+            elif has_flag(mark, "show"):
+                flush()
+                quote = unescape_quote(mark[2])
+                pieces.append(space + element("span", {"class": "shown-quote"}, element("q", {}, escape_text(inner_quotes(quote))) + resolver.cite(mark[1], [quote], typeset)))
+            else:
+                pending.setdefault(mark[1], []).append(unescape_quote(mark[2]))
+        flush()
+        return "".join(pieces)
+
+
+def unlink_repeats(body: str) -> str:
+    """Mark each [[link]] to a record that an earlier link of the same section (since the last
+    heading) names, so that it shows as plain text: a record is linked where it first appears."""
+    seen: set[str] = set()
+
+    def once(match: re.Match) -> str:
+        target = match[1].strip()
+        if target in seen:
+            return "[[" + REPEAT + match[0][2:]
+        seen.add(target)
+        return match[0]
+
+    lines = body.split("\n")
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith("#"):
+            seen.clear()
+        elif "[[" in line:
+            lines[number] = LINK.sub(once, line)
+    return "\n".join(lines)
+
+
+def sanitize(html: str) -> str:
+    """Keep only allowed tags, attributes and URL schemes (no script, handlers, javascript: or data:)."""
+    return nh3.clean(html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, url_schemes={"http", "https", "mailto"}, link_rel=None, strip_comments=True)
+
+
+def paragraphs(body: str, first_line: int) -> list[tuple[int, str]]:
+    """Split a body into prose paragraphs (skipping headings, rules and blank lines) with their first lines."""
+    result: list[tuple[int, str]] = []
+    block: list[str] = []
+    start = first_line
+    for offset, line in enumerate(body.split("\n") + [""]):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#") or re.fullmatch(r"[-*_]{3,}|<!--.*-->", stripped):
+            if block:
+                result.append((start, "\n".join(block)))
+            block = []
+            continue
+        if block and LIST_ITEM.match(line):
+            result.append((start, "\n".join(block)))
+            block = []
+        if not block:
+            start = first_line + offset
+        block.append(line)
+    return result
+
