@@ -14,7 +14,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from conftest import PROJECT
+from conftest import BASE_FILES, PROJECT
 from test_oracle import Oracle
 from dossier.model.i18n import DECLARED, LOCALE
 from dossier.model.record_types import BUILT_IN
@@ -90,9 +90,15 @@ def test_quotes_keep_their_source_language_marked(make_site, tmp_path):
 
 @pytest.mark.parametrize("files, expected", [
     ({"content/people/jorge-torres.es.md": "---\nsummary: Un sargento.\nplaces: [cucuta]\n---\n"},
-     "content/people/jorge-torres.es.md:3: error: structured facts are shared: remove 'places' from the translation (it translates summary and the body)"),
+     "content/people/jorge-torres.es.md:3: error: structured facts are shared: remove 'places' from the translation (it translates name, roles, status, summary and the body)"),
     ({"content/events/aid-convoy.es.md": "---\ntitle: Convoy\ndate: 2019-02-24\n---\n"},
-     "content/events/aid-convoy.es.md:3: error: structured facts are shared: remove 'date' from the translation (it translates title, date_note, summary and the body)"),
+     "content/events/aid-convoy.es.md:3: error: structured facts are shared: remove 'date' from the translation (it translates date_note, figures, summary, title and the body)"),
+    ({"content/people/jorge-torres.es.md": "---\nsummary: Un sargento.\nroles: [sargento, conductor]\n---\n"},
+     "content/people/jorge-torres.es.md:3: error: 'roles' has 2 items but content/people/jorge-torres.md has 0: translate each item, in the same order"),
+    ({"content/events/aid-convoy.es.md": "---\ntitle: Convoy\nfigures: [{label: Muertos, source: ap}]\n---\n"},
+     "content/events/aid-convoy.es.md:3: error: 'source' is the record's own: a translated item of 'figures' gives only label and value"),
+    ({"content/people/jorge-torres.es.md": "---\nsumary: Un sargento.\n---\n"},
+     "content/people/jorge-torres.es.md:2: error: unknown field 'sumary' in a translation (it translates name, roles, status, summary and the body)"),
     ({"content/people/nobody.es.md": "---\nsummary: Nadie.\n---\n"},
      "content/people/nobody.es.md:1: error: a translation of 'nobody', but content/people/ has no such record"),
     ({"content/people/jorge-torres.fr.md": "---\nsummary: Un sergent.\n---\n"},
@@ -158,3 +164,23 @@ def test_edits_of_translations_rebuild_as_a_cold_build_does(make_site, tmp_path)
     oracle.edit("content/places/cucuta.md", "A city.", "A border city.", "the body of an untranslated record, shown on its Spanish page too")
     oracle.edit("content/people/jorge-torres.es.md", None, None, "a translation deleted")
     oracle.edit("content/site.yaml", "languages: \\[en, es\\]", "languages: [en]", "a language dropped")
+
+
+def test_a_translation_gives_the_values_a_reader_sees_and_the_facts_stay_shared(make_site, tmp_path):
+    files = {
+        **TWO,
+        "content/people/jorge-torres.md": BASE_FILES["content/people/jorge-torres.md"].replace("summary: A sergeant.\n", "summary: A sergeant.\nroles: [sergeant, driver]\nstatus: Deserted\n"),
+        "content/people/jorge-torres.es.md": "---\nsummary: Un sargento.\nroles: [sargento, conductor]\nstatus: Desertó\n---\n",
+        "content/events/aid-convoy.md": BASE_FILES["content/events/aid-convoy.md"].replace(
+            "summary: The convoy.\n", "summary: The convoy.\nfigures: [{label: Deaths, value: four, source: ap, quote: across the bridge}]\n"),
+        "content/events/aid-convoy.es.md": "---\ntitle: Convoy\nfigures: [{label: Muertos, value: cuatro}]\n---\n",
+        "content/sources/ap.es.yaml": 'notes: "Una nota sobre la fuente.[@ap \\"across the bridge\\"]"\n',
+    }
+    out = tmp_path / "site"
+    build(make_site(files), out)
+    person, event, source = (read(out, f"es/{page}/index.html") for page in ("people/jorge-torres", "events/aid-convoy", "sources/ap"))
+    assert "sargento; conductor" in person and "Desertó" in person and "sergeant" not in person.split("<main")[1]
+    assert "Muertos" in event and "cuatro" in event and "Deaths" not in event
+    assert "Una nota sobre la fuente." in source
+    english = read(out, "events/aid-convoy/index.html")
+    assert "Deaths" in english and "Muertos" not in english

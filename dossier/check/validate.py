@@ -18,7 +18,8 @@ from ..model.problems import Problem, did_you_mean
 from ..read.documents import Document
 from ..model.record_types import BUILT_IN, COMMON, LISTS, NESTED, CustomRecord, FieldSpec, Model, field_specs, record_type_of
 from ..model.i18n import LANGUAGES, translation_of
-from ..model.schema import TRANSLATABLE, Record, Translation
+from ..model.schema import Record, Translation
+from .translations import shape_problems, validate_translation
 from ..model.slug import fold_id, is_valid_id
 
 
@@ -177,29 +178,6 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
     return rtype.record_class(**where, **values), []
 
 
-def validate_translation(document: Document, model: Model) -> tuple[Translation | None, list[Problem]]:
-    """Check a translation (content/people/x.es.md): it may give only the prose of its record's front
-    matter (summary, and title or date note where the type has them) and a body; the facts are shared."""
-    check = FieldCheck(document, [])
-    rid, lang = translation_of(document.id)  # type: ignore[misc]
-    rtype = record_type_of(model, document.kind)
-    prose = tuple(dataclasses.replace(f, required=False) for f in rtype.fields if f.name in TRANSLATABLE)
-    if lang not in LANGUAGES:
-        check.error((), f"'{lang}' is not a language dossier has an interface in ({', '.join(LANGUAGES)}): name the file {rid}.<language>.md")
-    if not is_valid_id(rid):
-        check.error((), f"'{rid}' is not a valid id; a translation is named after its record's file: <id>.{lang}.md")
-    for name in document.meta:
-        if name in {f.name for f in rtype.fields} and name not in {f.name for f in prose}:
-            check.error((name,), f"structured facts are shared: remove '{name}' from the translation "
-                        f"(it translates {', '.join(f.name for f in prose)} and the body)")
-    values = convert_fields({k: v for k, v in document.meta.items() if k not in {f.name for f in rtype.fields} - {f.name for f in prose}},
-                            prose, (), check, "a translation")
-    if values is None or check.problems:
-        return None, check.problems
-    return Translation(collection=document.kind, id=rid, path=document.path, body=document.body, body_line=document.body_line,
-                       lines=document.lines, lang=lang, **values), []
-
-
 def custom_record(where: dict, fields: tuple[FieldSpec, ...], values: dict) -> CustomRecord:
     """Return a record of a project's own type: the fields every record has as attributes, its own in values."""
     common = {f.name: values.get(f.name, f.default) for f in COMMON}
@@ -245,7 +223,10 @@ def validate(documents: list[Document], known: dict[str, tuple[Record | None, li
     for translation in translations:
         base = records[translation.collection].get(translation.id)
         if base is not None:
-            records[translation.collection][translation.id] = dataclasses.replace(base, translations={**base.translations, translation.lang: translation})
+            shape = shape_problems(base, translation)
+            problems += shape
+            if not shape:
+                records[translation.collection][translation.id] = dataclasses.replace(base, translations={**base.translations, translation.lang: translation})
         elif (translation.collection, translation.id) not in failed:
             problems.append(Problem(translation.path, 1, 0, "error", f"a translation of '{translation.id}', but content/{translation.collection}/ has no such record"))
     return records, failed, problems

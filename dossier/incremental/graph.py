@@ -48,7 +48,7 @@ def labels(record: Record | None) -> tuple:
     """Return what links to a record show, in every language: its name or title, and its translations' titles."""
     if record is None:
         return (None,)
-    return (record.label, *sorted((lang, t.title) for lang, t in record.translations.items()))
+    return (record.label, *sorted((lang, t.label) for lang, t in record.translations.items()))
 
 
 def body_of(record: Record | None) -> tuple | None:

@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from .dates import MONTHS, EDate, Point, display_range
-from .schema import TRANSLATABLE, Record
+from .schema import Record
 
 TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -137,23 +137,31 @@ def interface_strings(lang: str) -> dict[str, str]:
     return found
 
 
-def translated(record: Record, lang: str) -> Record:
-    """Return a record as a language shows it: the prose of its translation, where there is one, over its own."""
+def translated(record: Record, lang: str, body_field: str = "body") -> Record:
+    """Return a record as a language shows it: its translation's words (check/translations.py), where
+    there is one, over its own; body_field is the Markdown its page renders (a source's notes)."""
     translation = record.translations.get(lang)
     if translation is None:
         return record
-    names = {f.name for f in dataclasses.fields(record)}
-    prose = {name: getattr(translation, name) for name in TRANSLATABLE if name in names and getattr(translation, name)}
+    words: dict[str, Any] = {}
+    for name, value in translation.values.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):  # figures, claims: each item's own words over it
+            words[name] = [dataclasses.replace(item, **given) for item, given in zip(getattr(record, name), value)]
+        elif value:
+            words[name] = value
     if translation.body.strip():
-        prose.update(body=translation.body, body_line=translation.body_line)
-    return dataclasses.replace(record, **prose)
+        words[body_field] = translation.body
+        if body_field == "body":
+            words["body_line"] = translation.body_line
+    return dataclasses.replace(record, **words, original=record)
 
 
 def site_in(site: Any, lang: str) -> Any:
-    """Return the linked site as a language shows it: every translated record with its translation's prose."""
+    """Return the linked site as a language shows it: every translated record with its translation's words."""
     if not any(lang in record.translations for records in site.records.values() for record in records.values()):
         return site
-    records = {kind: {rid: translated(record, lang) for rid, record in records.items()} for kind, records in site.records.items()}
+    records = {kind: {rid: translated(record, lang, site.model[kind].body_field if kind in site.model else "body") for rid, record in records.items()}
+               for kind, records in site.records.items()}
     return dataclasses.replace(site, records=records)
 
 

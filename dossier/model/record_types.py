@@ -36,6 +36,7 @@ class FieldSpec:
     inverse: str = ""  # heading on a named record's page for the records naming it through this field
     facet: str = ""  # for a field of events (or naming events): how a timeline filter heading phrases it
     evidence: bool = False  # states a fact about the world: each value cited under `evidence:` or linked from cited prose
+    translate: bool = False  # words a reader sees, which a translation file may give in its language
 
     @property
     def target(self) -> str | None:
@@ -66,7 +67,7 @@ def field_specs(record_class: type) -> tuple[FieldSpec, ...]:
         default = [] if f.default_factory is list else (None if f.default is dataclasses.MISSING else f.default)  # type: ignore[misc]
         meta = f.metadata
         found.append(FieldSpec(f.name, meta["type"], meta["required"], default, meta["doc"], meta.get("inverse", ""), meta.get("facet", ""),
-                               meta.get("evidence", False)))
+                               meta.get("evidence", False), meta.get("translate", False)))
     return tuple(found)
 
 
@@ -219,7 +220,7 @@ def facet_fields(model: Model) -> Iterator[tuple[str, str, FieldSpec]]:
 
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 TYPE_KEYS = {"singular", "title", "fields", "template", "audited", "on_home"}
-FIELD_KEYS = {"type", "required", "doc", "inverse", "facet", "evidence"}
+FIELD_KEYS = {"type", "required", "doc", "inverse", "facet", "evidence", "translate"}
 EVIDENCE = FieldSpec("evidence", "evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
@@ -306,8 +307,9 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
         for key in declaration:
             if key not in FIELD_KEYS:
                 error(f"unknown key '{key}' in field '{name}'{did_you_mean(str(key), FIELD_KEYS)}", *where, key)
-        if not isinstance(declaration.get("evidence", False), bool):
-            error(f"'evidence' of field '{name}' should be true or false", *where, "evidence")
+        for flag in ("evidence", "translate"):
+            if not isinstance(declaration.get(flag, False), bool):
+                error(f"'{flag}' of field '{name}' should be true or false", *where, flag)
         kind = declaration.get("type")
         valid = isinstance(kind, str) and (kind in FIELD_TYPES or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
         if not valid:
@@ -316,5 +318,6 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
             continue
         many = kind in ("texts", "slugs") or kind.startswith("ids:")
         found.append(FieldSpec(name, kind, bool(declaration.get("required", False)), [] if many else None, str(declaration.get("doc") or ""),
-                               str(declaration.get("inverse") or ""), str(declaration.get("facet") or ""), declaration.get("evidence") is True))
+                               str(declaration.get("inverse") or ""), str(declaration.get("facet") or ""), declaration.get("evidence") is True,
+                               declaration.get("translate") is True and kind in ("text", "texts")))
     return tuple(found)

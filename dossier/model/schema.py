@@ -13,15 +13,18 @@ from typing import Any
 from .dates import EDate
 
 
-def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "", inverse: str = "", facet: str = "", evidence: bool = False) -> Any:
+def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "", inverse: str = "", facet: str = "", evidence: bool = False,
+         translate: bool = False) -> Any:
     """Declare a content field: its type name, whether it is required, and its default. A field that
     names records ('id:places', 'ids:groups') may give the heading under which the named record's
     page lists the records that name it (inverse, '{name}' standing for its name); a field of events
     may be a timeline facet (facet: how a heading phrases the filter, 'involving'). A field that
     states a fact about the world carries evidence (evidence=True): each value is cited under the
-    record's `evidence:` or, for an id, linked from a cited sentence of its body (see evidence.py)."""
+    record's `evidence:` or, for an id, linked from a cited sentence of its body (see evidence.py). A
+    field a reader sees as words (translate=True) may be given again in a translation file, in that
+    language (see check/translations.py); every other field is a fact the languages share."""
     factory = list if default == [] else None
-    metadata = {"type": kind, "required": required, "doc": doc, "inverse": inverse, "facet": facet, "evidence": evidence}
+    metadata = {"type": kind, "required": required, "doc": doc, "inverse": inverse, "facet": facet, "evidence": evidence, "translate": translate}
     if factory:
         return field(default_factory=factory, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -68,8 +71,8 @@ class Age:
 class Figure:
     """A number one source gives for something, shown beside other sources' figures."""
 
-    label: str = spec("text", required=True, doc="what is counted")
-    value: str = spec("text", required=True, doc="the figure as the source gives it")
+    label: str = spec("text", required=True, doc="what is counted", translate=True)
+    value: str = spec("text", required=True, doc="the figure as the source gives it", translate=True)
     source: str = spec("id:sources", required=True, doc="source that gives it")
     quote: str = spec("text", required=True, doc="verbatim passage giving the figure")
     headline: bool = spec("bool", default=False, doc="one of the story's key figures, shown on the home page")
@@ -81,7 +84,7 @@ class Claim:
 
     source: str = spec("id:sources", required=True, doc="source that says it")
     quote: str = spec("text", required=True, doc="verbatim passage saying it")
-    says: str = spec("text", required=True, doc="a short plain account of what the source says")
+    says: str = spec("text", required=True, doc="a short plain account of what the source says", translate=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,6 +111,7 @@ class Record:
     draft: bool = spec("bool", default=False, doc="true while being written: previewed under a banner, left out of build unless --drafts")
     reviewed: Review | None = spec("review", doc="written by `review --record`: who checked the record against its sources, when, and what they saw")
     translations: dict = field(default_factory=dict, repr=False)  # language -> Translation, from <id>.<lang>.md beside the file
+    original: Any = field(default=None, compare=False, repr=False)  # in another language's view of the site: the record as its own file writes it
 
     @property
     def page_url(self) -> str:
@@ -126,15 +130,15 @@ class Record:
 class Person(Record):
     """Someone the sources name or describe."""
 
-    name: str = spec("text", required=True, doc="name as the best source writes it, or a descriptive label if anonymous")
+    name: str = spec("text", required=True, doc="name as the best source writes it, or a descriptive label if anonymous", translate=True)
     aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
     anonymous: bool = spec("bool", default=False, doc="true when the sources do not name the person")
-    summary: str = spec("text", required=True, doc="one plain sentence")
-    roles: list[str] = spec("texts", default=[], doc="ranks, posts, occupations", evidence=True)
+    summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
+    roles: list[str] = spec("texts", default=[], doc="ranks, posts, occupations", evidence=True, translate=True)
     affiliations: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Members", evidence=True)
     places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="People", evidence=True)
     age: Age | None = spec("age", doc="{years, as_of, source, quote}")
-    status: str | None = spec("text", doc="situation as of the sources, in a few words", evidence=True)
+    status: str | None = spec("text", doc="situation as of the sources, in a few words", evidence=True, translate=True)
     part: str = spec("enum:defector|official|journalist|other", default="other",
                      doc="part in the story, which groups the people index: defector (or one of a defector's family), official (or politician), journalist (or author), other")
     sort_name: str | None = spec("text", doc="what the people index sorts by when it is not the last word of the name: a two-word surname such as 'Pérez Jiménez'")
@@ -152,16 +156,16 @@ class Person(Record):
 class Event(Record):
     """Something that happened at a date the sources give or allow us to infer."""
 
-    title: str = spec("text", required=True, doc="short title")
+    title: str = spec("text", required=True, doc="short title", translate=True)
     date: EDate = spec("date", required=True, doc="EDTF date: 2019-02-23, 2019-03~, 2019-02-23/2019-02-25", evidence=True)
     date_basis: str = spec("enum:stated|inferred", default="stated", doc="whether a source states the date or it is inferred")
-    date_note: str | None = spec("text", doc="how the date was established (required when inferred)")
+    date_note: str | None = spec("text", doc="how the date was established (required when inferred)", translate=True)
     people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Timeline", facet="involving", evidence=True)
     places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="Events here", facet="at", evidence=True)
     groups: list[str] = spec("ids:groups", default=[], doc="group ids", inverse="Events", facet="involving", evidence=True)
     tags: list[str] = spec("slugs", default=[], doc="lowercase tags", facet="tagged")
-    summary: str = spec("text", required=True, doc="one plain sentence")
-    figures: list[Figure] = spec("figures", default=[], doc="figures sources give: {label, value, source, quote}")
+    summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
+    figures: list[Figure] = spec("figures", default=[], doc="figures sources give: {label, value, source, quote}", translate=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
@@ -169,10 +173,10 @@ class Event(Record):
 class Place(Record):
     """A city, border crossing, river, building or country in the story."""
 
-    name: str = spec("text", required=True, doc="name with accents")
+    name: str = spec("text", required=True, doc="name with accents", translate=True)
     aliases: list[str] = spec("texts", default=[], doc="spelling variants the sources use")
-    kind: str | None = spec("text", doc="city, river, bridge, hotel, country…")
-    summary: str = spec("text", required=True, doc="one plain sentence")
+    kind: str | None = spec("text", doc="city, river, bridge, hotel, country…", translate=True)
+    summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
     located_in: str | None = spec("id:places", doc="place id", inverse="Places in {name}", evidence=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
@@ -181,10 +185,10 @@ class Place(Record):
 class Group(Record):
     """An organisation, unit, party, ministry or armed group."""
 
-    name: str = spec("text", required=True, doc="name")
+    name: str = spec("text", required=True, doc="name", translate=True)
     aliases: list[str] = spec("texts", default=[], doc="other names the sources use")
-    kind: str | None = spec("text", doc="armed force, party, ministry…")
-    summary: str = spec("text", required=True, doc="one plain sentence")
+    kind: str | None = spec("text", doc="armed force, party, ministry…", translate=True)
+    summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
     part_of: str | None = spec("id:groups", doc="group id", inverse="Parts of {name}", evidence=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
@@ -193,9 +197,9 @@ class Group(Record):
 class Conflict(Record):
     """A point on which sources (or a derivative and its original) disagree, each claim set beside the others."""
 
-    title: str = spec("text", required=True, doc="short title")
-    summary: str = spec("text", required=True, doc="one plain sentence")
-    claims: list[Claim] = spec("claims", default=[], doc="what each source says: {source, quote, says}")
+    title: str = spec("text", required=True, doc="short title", translate=True)
+    summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
+    claims: list[Claim] = spec("claims", default=[], doc="what each source says: {source, quote, says}", translate=True)
     people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Conflicting accounts")
     events: list[str] = spec("ids:events", default=[], doc="event ids", inverse="Conflicting accounts")
 
@@ -210,21 +214,21 @@ class Source(Record):
     byline_basis: str = spec("enum:stated|inferred|public-copy", default="stated", doc="where the byline comes from")
     published: EDate | None = spec("date", doc="EDTF publication date")
     published_basis: str = spec("enum:stated|inferred|public-copy", default="stated", doc="where the date comes from")
-    published_note: str | None = spec("text", doc="how the date was established")
+    published_note: str | None = spec("text", doc="how the date was established", translate=True)
     url: str | None = spec("url", doc="address of the original, only where known")
     language: str = spec("text", required=True, doc="language code, such as en")
     seed: str = spec("text", required=True, doc="file name in seeds/")
     derived_from: str | None = spec("id:sources", doc="source id this one translates or copies", inverse="Derivatives")
     inserted_lines: list[str] = spec("texts", default=[], doc="line prefixes a republisher inserted, such as 'WATCH:'")
-    notes: str | None = spec("text", doc="Markdown notes on reliability; may cite")
+    notes: str | None = spec("text", doc="Markdown notes on reliability; may cite", translate=True)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Page(Record):
     """A free page: the home page (id 'home') or the about page."""
 
-    title: str = spec("text", required=True, doc="title")
-    summary: str | None = spec("text", doc="one plain sentence")
+    title: str = spec("text", required=True, doc="title", translate=True)
+    summary: str | None = spec("text", doc="one plain sentence", translate=True)
     featured: list[str] = spec("ids:people", default=[], doc="the home page: the people at the centre of the story")
 
 
@@ -241,18 +245,30 @@ class SiteConfig(Record):
     types: dict | None = spec("types", doc="record types of the project's own (see 'Adding a record type' in the README)")
 
 
-TRANSLATABLE = ("title", "summary", "date_note")  # the prose of the front matter; everything else is shared
-
-
 @dataclass(frozen=True, kw_only=True)
 class Translation(Record):
-    """A record's prose in another language, from content/<collection>/<id>.<lang>.md beside its file:
-    its summary, body and (for events and pages) title; the structured facts stay the record's own."""
+    """A record's words in another language, from content/<collection>/<id>.<lang>.md beside its file
+    (a source's <id>.<lang>.yaml): its body (a source's notes) and the values of its fields declared
+    translate=True, converted (a list of figures or claims item by item: each a mapping of its own
+    words); the structured facts stay the record's own."""
 
     lang: str
-    title: str | None = None
-    summary: str | None = None
-    date_note: str | None = None
+    values: dict = field(default_factory=dict)
+
+    @property
+    def title(self) -> str | None:
+        """Return the translated title, if the translation gives one."""
+        return self.values.get("title")
+
+    @property
+    def summary(self) -> str | None:
+        """Return the translated summary, if the translation gives one."""
+        return self.values.get("summary")
+
+    @property
+    def label(self) -> str | None:  # type: ignore[override]
+        """Return the name a link to the record shows in this language, if the translation gives one."""
+        return self.values.get("name") or self.values.get("title")
 
 
 def content_fields(record_type: type) -> list:

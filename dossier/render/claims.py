@@ -78,7 +78,7 @@ def support_words(level: str, lang: str = "en") -> tuple[str, str]:
 
 def derivative_note(lang: str = "en") -> str:
     """Return what a body says once, before its text, when every claim of it rests only on derivatives."""
-    from .i18n import translations
+    from ..model.i18n import translations
 
     return translations(lang).gettext("Every sentence below rests only on a derivative source, a translation or copy of another.")
 

@@ -64,20 +64,30 @@ class Shown:
 def fact_evidence(site: Any, record: Any, field: str) -> list[Shown]:
     """Return the evidence of each value of one field of a record that has some, in the field's order."""
     own = unwrap(record)
+    base = own.original or own  # the evidence names the values as the record's own file writes them
     rtype = site.model[own.collection]
     sources = site.records["sources"]
     shown = []
-    for fact in evidence.facts(own, rtype, {}):
+    for fact in evidence.facts(base, rtype, {}):
         if fact.field != field or not fact.supported:
             continue
         cited = {c.source: sources[c.source] for c in fact.citations}
         derivatives = {sid: s.derived_from for sid, s in cited.items() if s.derived_from}
         target = rtype.field(field).target
-        value = value_label(site, target, fact.value)
+        value = value_label(site, target, fact.value if target or base is own else in_language(base, own, field, fact.value))
         quotes = [(c.quote, cited[c.source], passage_id(c.quote)) for c in fact.citations]
         rests_on = evidence.rests_on(fact.citations, derivatives)
         shown.append(Shown(value, quotes, bool(fact.sentence), cited[rests_on] if rests_on else None))
     return shown
+
+
+def in_language(base: Record, shown: Record, field: str, value: Any) -> Any:
+    """Return a value of a record's field as another language shows it: the item at the same place
+    in the translated list (a role), or the translated value itself."""
+    own, translated = getattr(base, field), getattr(shown, field)
+    if isinstance(own, list) and isinstance(translated, list) and value in own and len(own) == len(translated):
+        return translated[own.index(value)]
+    return translated if not isinstance(own, list) else value
 
 
 def value_label(site: Any, target: str | None, value: Any) -> Any:
