@@ -8,9 +8,9 @@ import pytest
 
 from conftest import PROJECT
 
-from dossier.markup import paragraphs
+from dossier.text.markup import paragraphs
 from dossier.pipeline import load
-from dossier.sentences import plain
+from dossier.text.sentences import plain
 
 SUMMARY_WORDS, FIRST_PARAGRAPH_WORDS = 35, 90
 LONGER = {"en": 1.0, "es": 1.2}  # Spanish takes about a fifth more words to say the same

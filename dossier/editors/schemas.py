@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..model.i18n import translation_of
 from ..model.record_types import LISTS, NESTED, FieldSpec, Model, RecordType, field_specs
 from ..read.documents import content_files
 from ..model.slug import ID_PATTERN
@@ -39,7 +40,7 @@ def project_ids(root: Path, model: Model) -> dict[str, list[str]]:
     files, _ = content_files(root, model)
     ids: dict[str, set[str]] = {collection: set() for collection in model}
     for file in files:
-        if file.parent.name in ids:
+        if file.parent.name in ids and not translation_of(file.stem):  # x.es.md translates x: no id of its own
             ids[file.parent.name].add(file.stem)
     return {collection: sorted(found) for collection, found in ids.items()}
 
