@@ -166,7 +166,9 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
     edits = [("jorge-torres", "Torres is a sergeant", "Torres is a marmalade sergeant"),  # a word new to the site
              ("jorge-torres", "Torres is a marmalade sergeant", "Torres is a sergeant"),  # gone again
              ("jose-gomez", "José Gómez is a sergeant in", "José Gómez is a marmalade sergeant in"),  # a second page: the delta holds both
-             ("jesus-parra", "was a police officer in", "was a marmalade police officer in")]  # a third: past the limit, the parts are indexed again
+             ("jesus-parra", "was a police officer in", "was a marmalade police officer in"),  # a third, a fourth (the limit: a quarter of a part)
+             ("jarle", "Jarle, 33, was a sergeant", "Jarle, 33, was a marmalade sergeant"),
+             ("angel", "Angel, 24, was a sergeant", "Angel, 24, was a marmalade sergeant")]  # a fifth: past the limit, the parts are indexed again
     replaced: set[str] = set()
     for number, (person, old, new) in enumerate(edits):
         path = root / f"content/people/{person}.md"
@@ -181,7 +183,7 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
             assert "delta" not in listing and tree(site / "pagefind") == tree(cold / "pagefind")
             break
         delta = listing["delta"]
-        assert replaced | {f"people/{person}/index.html", f"es/people/{person}/index.html"} <= set(delta["replaces"])  # kept from build to build
+        assert replaced | {f"people/{person}/index.html"} <= set(delta["replaces"])  # kept from build to build
         replaced = set(delta["replaces"])
         assert len(replaced) <= search_parts.PART_PAGES // search_parts.DELTA_SHARE
         marmalade = "marmalade" in new

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fields import FieldCheck, convert
 from ..model.i18n import LANGUAGES, translation_of
 from ..model.problems import Problem
 from ..model.record_types import NESTED, FieldSpec, Model, field_specs, record_type_of
@@ -30,8 +31,6 @@ def item_words(spec: FieldSpec) -> tuple[str, ...]:
 def validate_translation(document: Document, model: Model) -> tuple[Translation | None, list[Problem]]:
     """Check a translation file on its own and return it; its lists are held against its record's
     when the two meet (attach)."""
-    from .validate import FieldCheck, convert
-
     check = FieldCheck(document, [])
     rid, lang = translation_of(document.id)  # type: ignore[misc]
     rtype = record_type_of(model, document.kind)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import html
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
@@ -13,18 +12,17 @@ import markdown
 import nh3
 from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import InlineProcessor as InlineProcessor_
-from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 from ..model.problems import Problem
 from ..model.schema import Citation
+from .smarty import HELD, HELD_AT, QuickSmarty, educate, smarty_patterns
 
 LINK = re.compile(r"\[\[([^\[\]|\n]*)(?:\|([^\[\]\n]*))?\]\]")
 CITATION = re.compile(r'\[@([^\s\]"]*)\s+"((?:[^"\\]++|\\.)*+)"((?:\s+(?:sole|show))*)\s*\]')  # possessive: the quote ends at its first unescaped '"' 
 CITATION_START = re.compile(r"\[@")
 CLAIM, SUPPORT = "\ue001{}\ue002", "\ue003{}\ue004"  # where a claim starts, and where its support is shown (claims.mark_claims)
 MARKS = re.compile(CITATION.pattern + "|" + CLAIM.format(r"(\d+)") + "|" + SUPPORT.format(r"(\d+)"))  # what render() writes in itself
-HELD, HELD_AT = "\ue010{}\ue011", re.compile("\ue010(\\d+)\ue011")  # a mark's place while Markdown runs
 HELD_RUN = re.compile("\ue010\\d+\ue011(?:\\s*\ue010\\d+\ue011)*")  # marks with only white space between them: a sentence's citations and support
 REPEAT = "\ue020"  # before a link's target: the record is linked already in this section, so its label shows as plain text
 ESCAPED = re.compile(r"\\(.)")
@@ -187,59 +185,6 @@ class QuickInline(InlineProcessor_):
             if not matched:
                 patternIndex += 1
         return data
-
-
-class QuickSmarty(Treeprocessor):
-    """Smarty's curly quotes, dashes and ellipses, applied exactly as its own inline processor applies
-    them (each of its patterns in turn over each text, every match set aside so that later patterns
-    skip it) but without that processor's per-pattern overhead, which costs as much as the rest of
-    Markdown. It takes the patterns from smarty itself, and writes the characters that smarty's
-    entities become once the HTML is sanitised."""
-
-    def __init__(self, md: markdown.Markdown, stock: Treeprocessor):
-        super().__init__(md)
-        self.patterns = smarty_patterns(stock)
-
-    def run(self, root: etree.Element) -> None:
-        for element in root.iter():
-            for child in element:
-                if child.text and not isinstance(child.text, AtomicString):
-                    child.text = self.educate(child.text)
-                if child.tail and not isinstance(child.tail, AtomicString):
-                    child.tail = self.educate(child.tail)
-
-    def educate(self, text: str) -> str:
-        """Return a text with smarty's substitutions made."""
-        return educate(text, self.patterns)
-
-
-SmartyPatterns = list[tuple[re.Pattern, list]]
-SMARTY_PLACEHOLDER = re.compile("\x02klzzwxh:(\\d+)\x03")
-
-
-def smarty_patterns(stock: Treeprocessor) -> SmartyPatterns:
-    """Return the patterns of smarty's own inline processor, with the characters its entities stand for."""
-    return [(pattern.compiled_re, [html.unescape(part) if isinstance(part, str) else part for part in pattern.replace])
-            for pattern in stock.inlinePatterns]  # type: ignore[attr-defined]
-
-
-def educate(text: str, patterns: SmartyPatterns) -> str:
-    """Return a text with smarty's curly quotes, dashes and ellipses, as smarty makes them. A
-    citation's or claim's place (HELD) parts the text as the element it stands for would."""
-    if HELD[0] in text:
-        pieces = HELD_AT.split(text)  # text, a place's number, text, ...
-        return "".join(HELD.format(piece) if index % 2 else educate(piece, patterns) for index, piece in enumerate(pieces))
-    if "'" not in text and '"' not in text and "--" not in text and "..." not in text:
-        return text  # every pattern needs one of these
-    found: list[str] = []
-    for regex, replace in patterns:
-        match = regex.search(text)
-        while match:
-            found.append("".join(match.group(part) if isinstance(part, int) else part for part in replace))
-            placeholder = "\x02klzzwxh:%04d\x03" % (len(found) - 1)
-            text = text[: match.start()] + placeholder + text[match.end():]
-            match = regex.search(text, match.start() + len(placeholder))
-    return SMARTY_PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
 
 
 def escape_text(text: str, attribute: bool = False) -> str:
