@@ -79,7 +79,7 @@ def test_indexed_text_keeps_infobox_labels_apart_from_their_values(real_site):
             contents[data["url"].rstrip("/").rsplit("/", 1)[-1]] = data["content"]
     torres = contents["jorge-torres"]
     assert "Role National Guard sergeant; driver Affiliation Venezuelan National Guard Status" in torres and "Also written" not in torres
-    assert "Date 23 February 2019, as stated" in contents["aid-convoy-blocked"]
+    assert "Date 23 February 2019 inferred" in contents["aid-convoy-blocked"]
 
 
 def test_pages_are_split_into_parts_that_keep_their_pages():
