@@ -8,8 +8,9 @@ from pathlib import Path
 
 from .editors.schemas import file_name, modeline, write_schemas
 from .model.record_types import BUILT_IN, Model, RecordType
-from .model.problems import BuildFailure, ContentError, UsageError, did_you_mean, print_problems
-from .model.slug import fold_id
+from .model.problems import BuildFailure, ContentError, UsageError, counted, did_you_mean, print_problems
+from .read.project import find_project, shown_path
+from .model.slug import fold_id, is_valid_id
 
 
 def creatable(model: Model) -> dict[str, RecordType]:
@@ -69,9 +70,11 @@ def command_new(args: argparse.Namespace) -> int:
     if args.kind not in kinds:
         raise UsageError(f"'new' makes one of {', '.join(sorted(kinds))}, not {args.kind!r}{did_you_mean(args.kind, kinds)}")
     rtype = kinds[args.kind]
-    rid = fold_id(args.name)
+    rid = args.id if args.id is not None else fold_id(args.name)
+    if args.id is not None and not is_valid_id(args.id):
+        raise UsageError(f"--id should be an id such as '{fold_id(args.id) or 'jose-gomez'}': lowercase ASCII words joined by hyphens, not {args.id!r}")
     if not rid:
-        raise UsageError(f"cannot make an id from {args.name!r}; use letters or digits")
+        raise UsageError(f"cannot make an id from {args.name!r}; use letters or digits, or give one with --id")
     suffix = ".yaml" if rtype.file_format == "yaml" else ".md"
     path = Path(args.source) / "content" / rtype.collection / f"{rid}{suffix}"
     if path.exists():
@@ -106,7 +109,7 @@ def command_quote(args: argparse.Namespace) -> int:
         print(f"dossier: no passage of seeds/{seed} has those words", file=sys.stderr)
         return 1
     for line, passage in found:
-        print(f"seeds/{seed}:{line}: {citation(args.source_id, passage)}")
+        print(f"{args.shown(f'seeds/{seed}')}:{line}: {citation(args.source_id, passage)}")
     return 0
 
 
@@ -131,7 +134,7 @@ def command_check(args: argparse.Namespace) -> int:
     from .pipeline import check
 
     problems = check(Path(args.source), strict=args.strict, drafts=args.drafts)
-    print_problems(problems)
+    print_problems(problems, args.shown)
     print("check passed: every reference resolved and every quote found in its source")
     return 0
 
@@ -145,10 +148,19 @@ def command_build(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs, drafts=args.drafts)
-    print_problems(report.warnings)
-    made = ", ".join(f"{count} {kind}" for kind, count in sorted(report.pages.items()))
-    print(f"built {out}: {report.files} files ({made}) in {report.seconds:.2f} s")
+    print_problems(report.warnings, args.shown)
+    from .read.documents import read_model
+
+    model, _ = read_model(Path(args.source))
+    made = ", ".join(pages_made(count, kind, model) for kind, count in sorted(report.pages.items()))
+    print(f"built {out}: {counted(report.files, 'file')} ({made}) in {report.seconds:.2f} s")
     return 0
+
+
+def pages_made(count: int, collection: str, model: Model) -> str:
+    """Return how many pages of a collection a build made, in words: '1 person', '2 events'."""
+    rtype = model.get(collection)
+    return counted(count, rtype.singular, collection) if rtype else f"{count} {collection}"
 
 
 def command_init(args: argparse.Namespace) -> int:
@@ -189,7 +201,7 @@ def command_review(args: argparse.Namespace) -> int:
         found = [sheet for sheet in found if sheet.state == "changed"]
     if args.html:
         Path(args.html).write_text(review_sheet.html_sheet(found), encoding="utf-8")
-        print(f"wrote {args.html}: the review sheet of {len(found)} record{'s' * (len(found) != 1)}")
+        print(f"wrote {args.html}: the review sheet of {counted(len(found), 'record')}")
     else:
         print(review_sheet.text_sheet(found))
     return 0
@@ -201,9 +213,20 @@ def command_serve(args: argparse.Namespace) -> int:
     return serve(Path(args.source), host=args.host, port=args.port)
 
 
+def version() -> str:
+    """Return the version of dossier installed."""
+    from importlib.metadata import PackageNotFoundError, version as installed
+
+    try:
+        return installed("dossier")
+    except PackageNotFoundError:  # run from a clone without installing it
+        return "(not installed)"
+
+
 def parser() -> argparse.ArgumentParser:
     """Return the argument parser for every command."""
     main_parser = argparse.ArgumentParser(prog="dossier", description="Build a cross-linked documentary site whose every claim cites a verified passage.")
+    main_parser.add_argument("--version", action="version", version=f"dossier {version()}")
     commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     init = commands.add_parser("init", help="start a new documentary: an example project to replace with your own")
     init.add_argument("folder", metavar="DIR", help="a new or empty folder")
@@ -221,6 +244,7 @@ def parser() -> argparse.ArgumentParser:
     new = commands.add_parser("new", help="create a content file from the schema")
     new.add_argument("kind", help="what to make: " + ", ".join(sorted(creatable(BUILT_IN))) + ", or a type content/site.yaml declares")
     new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")
+    new.add_argument("--id", help="the record's id, its file's name (default: folded from NAME)")
     add_source = commands.add_parser("add-source", help="store a saved article's text in seeds/ and write its source file")
     add_source.add_argument("page", metavar="SAVED.html", help="the article's page, saved from a browser")
     add_source.add_argument("--id", help="the source's id (default: folded from the page's title)")
@@ -241,19 +265,25 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     for sub in (build, check, new, add_source, quote, schema, review, serve):
-        sub.add_argument("--source", default=".", help="project folder holding content/ and seeds/ (default: .)")
+        sub.add_argument("--source", help="project folder holding content/ and seeds/ (default: the folder holding content/site.yaml, "
+                                          "here or in a folder above, as git finds its repository)")
     return main_parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
     args = parser().parse_args(argv)
+    here = Path.cwd()
+    args.shown = lambda path: path  # paths as the project names them: from its folder
+    if getattr(args, "source", "") is None:  # found from here: paths shown from here, as git shows them
+        root = args.source = find_project(here)
+        args.shown = lambda path: shown_path(path, root, here)
     handler = {"init": command_init, "build": command_build, "check": command_check, "new": command_new, "add-source": command_add_source,
                "quote": command_quote, "schema": command_schema, "review": command_review, "serve": command_serve}[args.command]
     try:
         return handler(args)
     except ContentError as error:
-        print_problems(error.problems)
+        print_problems(error.problems, args.shown)
         return 1
     except UsageError as error:
         print(f"dossier: error: {error}", file=sys.stderr)

@@ -20,7 +20,7 @@ def test_build_writes_pages_and_reports_them(make_site, capsys):
     root = make_site()
     code, out, err = run(capsys, "build", "--source", str(root))
     assert code == 0, err
-    assert out.startswith(f"built {root / 'site'}: ") and "(1 events, 1 people, 1 places, 1 sources)" in out
+    assert out.startswith(f"built {root / 'site'}: ") and " files (1 event, 1 person, 1 place, 1 source) in " in out
     for page in ["index.html", "people/jorge-torres/index.html", "events/aid-convoy/index.html", "places/cucuta/index.html",
                  "sources/ap/index.html", "timeline/index.html", "people/index.html", "404.html", "data/site.json", "static/style.css"]:
         assert (root / "site" / page).is_file(), page
@@ -453,3 +453,47 @@ def test_words_of_an_inserted_line_may_be_cited_where_the_story_has_them_too(mak
                       "content/events/aid-convoy.md": None, "content/places/cucuta.md": None})
     code, out, err = run(capsys, "check", "--source", str(root))
     assert code == 0, err
+
+
+def test_version_names_the_installed_release(capsys):
+    import tomllib
+
+    from conftest import PROJECT
+
+    released = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0 and capsys.readouterr().out == f"dossier {released}\n"
+
+
+def test_commands_find_the_project_from_any_folder_inside_it(make_site, capsys, monkeypatch):
+    root = make_site({"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nSee [[nowhere]].[@ap \"across the bridge\"]\n"})
+    monkeypatch.chdir(root / "content/people")
+    code, out, err = run(capsys, "check")
+    assert code == 1  # the project two folders up, its paths shown from here, as git shows them
+    assert err.splitlines()[0] == "../places/cucuta.md:5: error: unknown link '[[nowhere]]'"
+    code, out, err = run(capsys, "quote", "ap", "change history")
+    assert code == 0 and out.splitlines()[0].startswith("../../seeds/ap.txt:2: [@ap ")
+    code, out, err = run(capsys, "new", "person", "Ana Ruiz")
+    assert code == 0 and (root / "content/people/ana-ruiz.md").is_file() and not (root / "content/people/content").exists()
+    monkeypatch.chdir(root)
+    assert "content/places/cucuta.md:5: error: unknown link '[[nowhere]]'" in run(capsys, "check")[2].splitlines()
+
+
+def test_new_takes_the_id_it_is_given(make_site, capsys):
+    root = make_site()
+    name = "Jorge Luis Torres Ramírez, sergeant of the Venezuelan National Guard's Táchira command"
+    code, out, err = run(capsys, "new", "person", name, "--id", "jorge-luis-torres", "--source", str(root))
+    assert code == 0, err
+    assert 'name: "' + name + '"' in (root / "content/people/jorge-luis-torres.md").read_text(encoding="utf-8")
+    code, out, err = run(capsys, "new", "person", name, "--id", "Jorge Torres", "--source", str(root))
+    assert code == 2 and err == ("dossier: error: --id should be an id such as 'jorge-torres': lowercase ASCII words joined by hyphens, "
+                                 "not 'Jorge Torres'\n")
+
+
+def test_counts_in_messages_take_the_number_their_noun_needs():
+    from dossier.model.problems import counted
+
+    assert [counted(n, "person", "people") for n in (0, 1, 2)] == ["0 people", "1 person", "2 people"]
+    assert [counted(n, "file") for n in (1, 3)] == ["1 file", "3 files"]
+    assert counted(1, "uncited sentence") == "1 uncited sentence" and counted(2, "name no record covers") == "2 names no record covers"

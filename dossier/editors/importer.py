@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .pagemeta import FIELDS, Found, Metadata, clean, page_metadata
-from ..model.problems import UsageError
+from ..model.problems import UsageError, counted
 from ..read.documents import MAX_SEED_BYTES
 from ..model.slug import fold_id, is_valid_id
 
@@ -226,7 +226,7 @@ def write_new(files: dict[Path, str]) -> None:
 
 def summary(imported: Imported) -> list[str]:
     """Return the lines the command prints: what was written, where each value came from, what is missing."""
-    lines = [f"created {imported.seed_path}: {imported.paragraphs} paragraph{'s' * (imported.paragraphs != 1)}, {imported.words} words",
+    lines = [f"created {imported.seed_path}: {counted(imported.paragraphs, 'paragraph')}, {counted(imported.words, 'word')}",
              f"created {imported.source_path}"]
     for name in FIELDS:
         found = imported.metadata.found[name]

@@ -24,7 +24,7 @@ from ..render.claims import body_of, independent, rests_on
 from ..text.sentences import ClaimCitation, Sentence, plain, sentence_spans, sentences
 from ..check.link import Site, front_matter_citations
 from ..text.passages import SeedText
-from ..model.problems import UsageError
+from ..model.problems import UsageError, counted
 from ..render.reads import link_target
 from ..model.schema import Record, Source
 
@@ -103,7 +103,7 @@ class RecordSheet:
         if self.state == "unchanged":
             return f"{done}, unchanged"
         count = self.changed_sentences
-        what = f"{count} sentence{'s' * (count != 1)}" if count else "front matter or cited passages"
+        what = counted(count, "sentence") if count else "front matter or cited passages"
         return f"{done}; changed since the review: {what}"
 
 
@@ -247,6 +247,6 @@ def status_lines(found: list[RecordSheet]) -> tuple[list[str], bool]:
     stale = [s for s in found if s.state != "unchanged"]
     lines = [f"{s.record.path}: {s.summary}" for s in stale]
     never = sum(s.state == "never reviewed" for s in stale)
-    lines.append(f"{len(found) - len(stale)} of {len(found)} records reviewed and unchanged since; "
+    lines.append(f"{len(found) - len(stale)} of {counted(len(found), 'record')} reviewed and unchanged since; "
                  f"{never} never reviewed, {len(stale) - never} changed since their review")
     return lines, not stale

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Callable, Iterable
 
 
 @dataclass(frozen=True, order=True)
@@ -18,6 +18,9 @@ class Problem:
     severity: str = "error"  # "error" or "warning"
     message: str = ""
     draft: bool = field(default=False, compare=False)  # a draft's own problem: a warning, even under --strict
+    kind: str = field(default="", compare=False)  # what sort of problem, for the summary line: 'uncited sentence' (see KINDS)
+    advisory: bool = field(default=False, compare=False)  # a warning --strict leaves a warning (the name check, unless a project says otherwise)
+    promoted: bool = field(default=False, compare=False)  # a warning that --strict made an error
 
     def __str__(self) -> str:
         where = self.path
@@ -62,11 +65,60 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def print_problems(problems: list[Problem]) -> None:
-    """Print problems one per line, sorted, then a summary line."""
+# The plural of each kind of problem, as the summary line counts them.
+KINDS = {
+    "uncited sentence": "uncited sentences",
+    "name no record covers": "names no record covers",
+    "fact without evidence": "facts without evidence",
+    "fact resting only on a derivative": "facts resting only on a derivative",
+    "paragraph resting only on a derivative": "paragraphs resting only on a derivative",
+    "marker standing in for words": "markers standing in for words",
+    "source cited nowhere": "sources cited nowhere",
+    "date its evidence contradicts": "dates their evidence contradicts",
+    "image in Markdown": "images in Markdown",
+}
+
+
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """Return a count with its noun in the number it needs: '1 person', '2 people', '0 errors'."""
+    return f"{count} {singular if count == 1 else plural or KINDS.get(singular) or singular + 's'}"
+
+
+def promote(problems: Iterable[Problem]) -> list[Problem]:
+    """Return problems as --strict has them: every warning an error (marked as made so), but a
+    draft's own and an advisory one."""
+    return [replace(p, severity="error", promoted=True) if p.severity == "warning" and not p.draft and not p.advisory else p for p in problems]
+
+
+def summary(problems: list[Problem]) -> str:
+    """Return the line that closes a list of problems: how many errors and warnings, of which kinds
+    where known, and whether --strict made warnings errors ('1 error: 1 uncited sentence; --strict
+    makes warnings errors')."""
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity != "error"]
+    note = "; --strict makes warnings errors" if any(p.promoted for p in problems) else ""
+    if not any(p.kind for p in problems):
+        return f"{counted(len(errors), 'error')}, {counted(len(warnings), 'warning')}{note}"
+    parts = [counted(len(found), noun) + kinds(found) for found, noun in ((errors, "error"), (warnings, "warning")) if found]
+    return "; ".join(parts) + note
+
+
+def kinds(problems: list[Problem]) -> str:
+    """Return ': 2 uncited sentences, 1 other' for problems of which some have a kind, else ''."""
+    tally: dict[str, int] = {}
+    for problem in problems:
+        tally[problem.kind] = tally.get(problem.kind, 0) + 1
+    if set(tally) == {""}:
+        return ""
+    named = sorted(((count, kind) for kind, count in tally.items() if kind), key=lambda item: (-item[0], item[1]))
+    words = [counted(count, kind) for count, kind in named] + ([f"{tally['']} other"] if "" in tally else [])
+    return ": " + ", ".join(words)
+
+
+def print_problems(problems: list[Problem], shown: Callable[[str], str] | None = None) -> None:
+    """Print problems one per line, sorted, then a summary line (shown: how a path is printed, from
+    the folder the command runs in)."""
     for problem in sorted(problems):
-        print(problem, file=sys.stderr)
-    errors = sum(p.severity == "error" for p in problems)
-    warnings = len(problems) - errors
+        print(replace(problem, path=shown(problem.path)) if shown else problem, file=sys.stderr)
     if problems:
-        print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", file=sys.stderr)
+        print(summary(problems), file=sys.stderr)

@@ -18,7 +18,7 @@ from typing import Callable
 from tornado.ioloop import IOLoop
 
 from ..incremental.lastbuild import open_session
-from ..model.problems import BuildFailure, Problem, UsageError, print_problems
+from ..model.problems import BuildFailure, Problem, UsageError, counted, print_problems
 from ..publish.staging import carry_over, update_in_place, walk_files
 from ..search.indexing import Indexing
 from .server import PreviewServer, Trigger, free_port, reload_browsers
@@ -75,7 +75,7 @@ class Preview:
         else:
             self.index_stale = True
         pages = outcome.rendered
-        print(f"built the preview: rendered {pages} page{'s' * (pages != 1)}, {len(self.session.written)} files in {time.perf_counter() - started:.2f} s", flush=True)
+        print(f"built the preview: rendered {counted(pages, 'page')}, {counted(len(self.session.written), 'file')} in {time.perf_counter() - started:.2f} s", flush=True)
         gc.freeze()  # the loaded site lives on: the collector need not walk it again (nor copy it into forks)
         self.audit()
 
@@ -137,7 +137,7 @@ class Preview:
         else:
             update_in_place(self.folder, outcome.files, outcome.removed)
             pages = outcome.rendered
-            print(f"{what}: rendered {pages} page{'s' * (pages != 1)}, wrote {len(outcome.files)} file{'s' * (len(outcome.files) != 1)} in {outcome.seconds * 1000:.0f} ms", flush=True)
+            print(f"{what}: rendered {counted(pages, 'page')}, wrote {counted(len(outcome.files), 'file')} in {outcome.seconds * 1000:.0f} ms", flush=True)
         if outcome.files or outcome.removed:
             self.index_stale = True
             if self.search_changed is not None:
