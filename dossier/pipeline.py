@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from .model.i18n import LANGUAGES
 from .incremental.lastbuild import close_session, last_build, open_session
-from .model.problems import ContentError, Problem
+from .model.problems import ContentError, Problem, promote
 from .publish.staging import Staging, check_output, exclusive, recover
 from .search.indexing import Indexing
 
@@ -107,8 +107,11 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
 
 
 def stop_on_problems(problems: list[Problem], strict: bool) -> None:
-    """Stop the build on any error (or, if strict, any warning but a draft's own): nothing is written."""
-    if any(p.severity == "error" or strict and not p.draft for p in problems):
+    """Stop the build on any error (or, if strict, any warning but a draft's own and an advisory
+    one, each then made an error): nothing is written."""
+    if strict:
+        problems = promote(problems)
+    if any(p.severity == "error" for p in problems):
         raise ContentError(problems)
 
 

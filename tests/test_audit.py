@@ -12,18 +12,56 @@ from dossier.pipeline import check
 
 
 def warnings_of(capsys, root) -> tuple[int, list[str]]:
+    """Return the exit code of a strict check, and the warnings a plain check prints (--strict prints them as errors)."""
     code = main(["check", "--strict", "--source", str(root)])
+    capsys.readouterr()
+    main(["check", "--source", str(root)])
     return code, [line for line in capsys.readouterr().err.splitlines() if ": warning: " in line]
 
 
-def test_a_paragraph_without_a_citation_is_flagged(make_site, capsys):
-    root = make_site({"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.[@ap \"across the bridge\"]\n\n## Heading\n\nAn uncited claim.\n\n- item cited[@ap \"across the bridge\"]\n- item uncited\n"})
+ADVICE = "cite a passage ([@source-id \"quote\"]), or mark the paragraph as the site's own words with <!-- editorial --> on the line before it"
+
+
+def test_a_sentence_without_a_citation_is_flagged_at_its_line_and_column(make_site, capsys):
+    root = make_site({"content/places/cucuta.md": (
+        "---\nname: Cúcuta\nsummary: S.\n---\nA city.[@ap \"across the bridge\"] It has a bridge.\n\n## Heading\n\nAn uncited claim.\n\n"
+        "- item cited[@ap \"across the bridge\"]\n- item uncited\n")})
     code, warnings = warnings_of(capsys, root)
     assert code == 1
     assert warnings == [
-        "content/places/cucuta.md:9: warning: paragraph cites no source: add [@source-id \"quote\"]",
-        "content/places/cucuta.md:12: warning: paragraph cites no source: add [@source-id \"quote\"]",
+        f"content/places/cucuta.md:5:34: warning: sentence cites no source (“It has a bridge.”): {ADVICE}",
+        f"content/places/cucuta.md:9:1: warning: sentence cites no source (“An uncited claim.”): {ADVICE}",
+        f"content/places/cucuta.md:12:3: warning: sentence cites no source (“item uncited”): {ADVICE}",
     ]
+
+
+def test_a_strict_run_says_what_failed(make_site, capsys):
+    root = make_site({"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.[@ap \"across the bridge\"] It has a bridge.\n"})
+    assert main(["check", "--strict", "--source", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"content/places/cucuta.md:5:34: error: sentence cites no source (“It has a bridge.”): {ADVICE}",
+        "1 error: 1 uncited sentence; --strict makes warnings errors",
+    ]
+    assert main(["check", "--source", str(root)]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "1 warning: 1 uncited sentence"
+
+
+def test_a_paragraph_marked_editorial_need_not_cite(make_site, capsys):
+    body = ("How this page was made: by hand.\n\n<!-- editorial -->\nOur method. It is ours.\n\nA claim.[@ap \"across the bridge\"]\n\n"
+            "<!-- editorial -->\n- a list item of our own\n- another, unmarked\n")
+    root = make_site({
+        "content/pages/about.md": "---\ntitle: About\n---\n" + body,
+        "content/pages/about.es.md": "---\ntitle: Acerca\n---\n<!-- editorial -->\nNuestro método.\n\nSin cita.\n",
+        "content/site.yaml": "title: T\nlanguages: [en, es]\n",
+    })
+    _, warnings = warnings_of(capsys, root)
+    assert warnings == [
+        f"content/pages/about.es.md:7:1: warning: sentence cites no source (“Sin cita.”): {ADVICE}",
+        f"content/pages/about.md:4:1: warning: sentence cites no source (“How this page was made: by hand.”): {ADVICE}",
+        f"content/pages/about.md:13:3: warning: sentence cites no source (“another, unmarked”): {ADVICE}",
+    ]
+    main(["build", "--source", str(root)])
+    assert "editorial" not in (root / "site/about/index.html").read_text(encoding="utf-8")  # the mark is not published
 
 
 def test_a_claim_supported_only_by_a_derivative_is_flagged_unless_marked_sole(make_site, capsys):

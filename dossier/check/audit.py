@@ -1,6 +1,6 @@
 """Auditing stage: editorial checks that are warnings (errors under --strict).
 
-- a paragraph of a person, event, place or group page that cites nothing;
+- a sentence of a record's body that cites nothing, outside a paragraph marked editorial (uncited.py);
 - a person the stored articles name whom no record covers (by name or alias);
 - a source that no page cites;
 - a paragraph whose only support is a derivative source (unless marked `sole`);
@@ -15,6 +15,7 @@ import unicodedata
 
 from .evidence import unsupported_in
 from .link import Site, record_line
+from .uncited import uncited_sentences
 from ..text.markup import CITATION, has_flag, paragraphs
 from ..text.passages import SeedText
 from ..model.problems import Problem
@@ -33,16 +34,8 @@ LEAD_REACH = 8  # longer than any of LEADS_TO_WORDS's leads ("reads", a space an
 
 
 def uncited_paragraphs(site: Site) -> list[Problem]:
-    """Warn about each prose paragraph (or list item) without a citation."""
-    return [p for kind, rtype in site.model.items() if rtype.audited for record in site.records[kind].values() for p in uncited_in(record)]
-
-
-def uncited_in(record: Record) -> list[Problem]:
-    """Warn about each paragraph of one record's body that cites nothing."""
-    return [
-        Problem(record.path, line, 0, "warning", "paragraph cites no source: add [@source-id \"quote\"]")
-        for line, text in paragraphs(record.body, record.body_line) if not CITATION.search(text)
-    ]
+    """Warn about each sentence without a citation (uncited.py), outside the paragraphs marked editorial."""
+    return [p for kind, rtype in site.model.items() if rtype.audited for record in site.records[kind].values() for p in uncited_sentences(record)]
 
 
 def derivatives_of(site: Site) -> dict[str, str]:
@@ -66,7 +59,8 @@ def derivative_only_in(record: Record, derivatives: dict[str, str]) -> list[Prob
         derived = [sid for sid, _ in cited if sid in derivatives]
         if len(derived) == len(cited):
             originals = sorted({derivatives[sid] for sid in derived})
-            problems.append(Problem(record.path, line, 0, "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it"))
+            problems.append(Problem(record.path, line, 0, "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it",
+                                    kind="paragraph resting only on a derivative"))
     return problems
 
 
@@ -84,14 +78,15 @@ def stand_in_markers(site: Site, record: Record) -> list[Problem]:
             if lead and not has_flag(match, "show"):
                 word = next(group for group in lead.groups() if group)
                 problems.append(Problem(record.path, line + text.count("\n", 0, match.start()), 0, "warning",
-                                        f"a citation marker stands in for the words after '{word}': add `show` to print the passage before its marker ([@source \"quote\" show]), or rephrase"))
+                                        f"a citation marker stands in for the words after '{word}': add `show` to print the passage before its marker ([@source \"quote\" show]), or rephrase",
+                                        kind="marker standing in for words"))
     return problems
 
 
 def uncited_sources(site: Site) -> list[Problem]:
     """Warn about sources that no page cites."""
     return [
-        Problem(source.path, 1, 0, "warning", f"source '{source.id}' is cited nowhere")
+        Problem(source.path, 1, 0, "warning", f"source '{source.id}' is cited nowhere", kind="source cited nowhere")
         for source in site.records["sources"].values()
         if not any(key != ("sources", source.id) for key in site.cited_by.get(source.id, []))
     ]
@@ -183,7 +178,7 @@ class Auditor:
             if cached is None or cached[0] is not record or cached[1] != derivatives:
                 found = stand_in_markers(site, record) + unsupported_in(record, site.model[record.collection], derivatives)
                 if not isinstance(record, Source):
-                    found += (uncited_in(record) if site.model[record.collection].audited else []) + derivative_only_in(record, derivatives)
+                    found += (uncited_sentences(record) if site.model[record.collection].audited else []) + derivative_only_in(record, derivatives)
                 cached = (record, derivatives, found)
             seen[key] = cached
             per_record += cached[2]

@@ -179,7 +179,9 @@ def unsupported_in(record: Record, rtype: Any, derivatives: dict[str, str]) -> l
         shown = fact.value.text if hasattr(fact.value, "text") else fact.value
         if not fact.supported:
             how = " or link it from a cited sentence" if rtype.field(fact.field).target else ""
-            problems.append(Problem(record.path, fact.line, 0, "warning", f"'{shown}' in {fact.field} has no evidence: cite it under evidence.{fact.field}{how}"))
+            problems.append(Problem(record.path, fact.line, 0, "warning", f"'{shown}' in {fact.field} has no evidence: cite it under evidence.{fact.field}{how}",
+                                    kind="fact without evidence"))
         elif fact.rests_on and not fact.sentence and not any(c.sole for c in fact.citations):
-            problems.append(Problem(record.path, fact.line, 0, "warning", f"'{shown}' in {fact.field} rests only on the derivative source '{fact.rests_on}': cite the original ('{derivatives[fact.rests_on]}'), or add `sole` if only the derivative has it"))
+            problems.append(Problem(record.path, fact.line, 0, "warning", f"'{shown}' in {fact.field} rests only on the derivative source '{fact.rests_on}': cite the original ('{derivatives[fact.rests_on]}'), or add `sole` if only the derivative has it",
+                                    kind="fact resting only on a derivative"))
     return problems

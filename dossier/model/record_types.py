@@ -85,7 +85,7 @@ class RecordType:
     template: str = ""  # default: '<singular>.html'
     indexed: bool = True  # has an index page, listed in the navigation
     creatable: bool = True  # `dossier new <singular>` writes one
-    audited: bool = True  # each paragraph of its body must cite a source
+    audited: bool = True  # each sentence of its body must cite a source, but in a paragraph marked editorial
     on_home: bool = False  # the home page counts or lists its records
     search_type: str = ""  # what search results call it; default: the singular, capitalised
     facets: tuple[str, ...] = ()  # for events: its fields that filter the timeline, in the order the timeline lists them
@@ -175,7 +175,7 @@ BUILT_IN: Model = {
     "groups": built_in("groups", "group", "Groups", Group),
     "conflicts": built_in("conflicts", "conflict", "Conflicts", Conflict, export=export_conflict),
     "sources": built_in("sources", "source", "Sources", Source, file_format="yaml", body_field="notes", audited=False, on_home=True, export=export_source),
-    "pages": built_in("pages", "page", "Pages", Page, indexed=False, creatable=False, audited=False, on_home=True),
+    "pages": built_in("pages", "page", "Pages", Page, indexed=False, creatable=False, on_home=True),
 }
 COMMON = field_specs(Record)  # the fields every record type has: draft, reviewed
 SETTINGS = RecordType("site", "site settings", "Settings", SiteConfig, field_specs(SiteConfig)[len(COMMON):], indexed=False, creatable=False,
