@@ -5,14 +5,17 @@
 - a source that no page cites;
 - a paragraph whose only support is a derivative source (unless marked `sole`);
 - a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`;
-- a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py).
+- a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py);
+- a date whose evidence names a day, month or year it cannot mean (datecheck.py).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
+from .datecheck import contradicted_dates
 from .evidence import unsupported_in
 from .link import Site, record_line
 from .uncited import uncited_sentences
@@ -151,11 +154,16 @@ def names_not_covered(known: list[str], seeds: list[tuple[Source, SeedText]]) ->
     return problems
 
 
+def facts_problems(record: Record, rtype: Any, derivatives: dict[str, str]) -> list[Problem]:
+    """Warn about a record's facts without evidence or resting on a derivative, and its dates that their evidence contradicts."""
+    return unsupported_in(record, rtype, derivatives) + contradicted_dates(record, rtype)
+
+
 def audit(site: Site) -> list[Problem]:
     """Return every editorial warning about a linked site."""
     stand_ins = [p for record in site.all_records() for p in stand_in_markers(site, record)]
     derivatives = derivatives_of(site)
-    facts = [p for record in site.all_records() for p in unsupported_in(record, site.model[record.collection], derivatives)]
+    facts = [p for record in site.all_records() for p in facts_problems(record, site.model[record.collection], derivatives)]
     return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + facts + uncited_sources(site) + uncovered_names(site)
 
 
@@ -176,7 +184,7 @@ class Auditor:
             key = (record.collection, record.id)
             cached = self.records.get(key)
             if cached is None or cached[0] is not record or cached[1] != derivatives:
-                found = stand_in_markers(site, record) + unsupported_in(record, site.model[record.collection], derivatives)
+                found = stand_in_markers(site, record) + facts_problems(record, site.model[record.collection], derivatives)
                 if not isinstance(record, Source):
                     found += (uncited_sentences(record) if site.model[record.collection].audited else []) + derivative_only_in(record, derivatives)
                 cached = (record, derivatives, found)
