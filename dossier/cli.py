@@ -43,7 +43,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
         elif type_name == "bool":
             value = "false"
         elif type_name.startswith("enum:"):
-            value = spec.default or type_name[5:].split("|")[0]
+            value = spec.default or ""  # a person's part: left for the editor to choose among the groups declared
         else:
             value = ""
         comment = f"{doc} (required)" if doc and spec.required else doc or ("required" if spec.required else "")
@@ -134,7 +134,7 @@ def command_check(args: argparse.Namespace) -> int:
     from .pipeline import check
 
     problems = check(Path(args.source), strict=args.strict, drafts=args.drafts)
-    print_problems(problems, args.shown)
+    print_problems(problems, args.shown, brief(args))
     print("check passed: every reference resolved and every quote found in its source")
     return 0
 
@@ -148,13 +148,20 @@ def command_build(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
     report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs, drafts=args.drafts)
-    print_problems(report.warnings, args.shown)
+    print_problems(report.warnings, args.shown, brief(args))
     from .read.documents import read_model
 
     model, _ = read_model(Path(args.source))
     made = ", ".join(pages_made(count, kind, model) for kind, count in sorted(report.pages.items()))
     print(f"built {out}: {counted(report.files, 'file')} ({made}) in {report.seconds:.2f} s")
     return 0
+
+
+def brief(args: argparse.Namespace) -> dict[str, tuple[int, str]] | None:
+    """Return how a run prints the name check's warnings: the first few and a count, but under --strict or --names."""
+    from .check.names import KIND, MORE, SHOWN
+
+    return None if args.strict or args.names else {KIND: (SHOWN, MORE)}
 
 
 def pages_made(count: int, collection: str, model: Model) -> str:
@@ -241,6 +248,7 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (but a draft's own)")
     for sub in (build, check):
         sub.add_argument("--drafts", action="store_true", help="put in the records marked 'draft: true' (left out by default)")
+        sub.add_argument("--names", action="store_true", help="print every name of the stored texts that no record covers (by default the first few and a count)")
     new = commands.add_parser("new", help="create a content file from the schema")
     new.add_argument("kind", help="what to make: " + ", ".join(sorted(creatable(BUILT_IN))) + ", or a type content/site.yaml declares")
     new.add_argument("name", help="the person's name or the event's, source's, place's or group's title")
@@ -283,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return handler(args)
     except ContentError as error:
-        print_problems(error.problems, args.shown)
+        print_problems(error.problems, args.shown, brief(args) if args.command in ("build", "check") else None)
         return 1
     except UsageError as error:
         print(f"dossier: error: {error}", file=sys.stderr)

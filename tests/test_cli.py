@@ -400,7 +400,7 @@ def test_new_scaffolds_a_file_that_names_every_field(make_site, capsys):
     text = path.read_text(encoding="utf-8")
     for name in ["name: \"José Gómez\"", "aliases: []", "anonymous: false", "summary:", "roles:", "affiliations:", "places:", "age:", "status:", "sort_name:"]:
         assert name in text
-    assert "\npart: other  #" in text  # an enum starts at its default
+    assert "\ndate_basis" not in text and "\npart:  # the person's group on the people index: one of the parts content/site.yaml declares" in text
     assert run(capsys, "new", "person", "José Gómez", "--source", str(root))[0] == 2
 
 

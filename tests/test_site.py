@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import PROJECT
+from conftest import BASE_FILES, PROJECT
 from linkcheck import check_site
 
 from dossier.pipeline import load
@@ -136,8 +136,13 @@ def person(name: str, extra: str = "") -> str:
     return f"---\nname: {name}\nsummary: S.\n{extra}---\n"
 
 
+GROUPS = ("people_groups:\n  - {part: defector, heading: Defectors and their families}\n  - {part: official, heading: Officials and politicians}\n"
+          "  - {part: journalist, heading: Journalists and authors}\n")
+
+
 def test_the_people_index_groups_people_by_their_part_and_sorts_them_by_surname(make_site):
     root = make_site({
+        "content/site.yaml": "title: T\n" + GROUPS,
         "content/people/jorge-torres.md": person("Jorge Torres", "part: defector\n"),
         "content/people/angela-alvarez.md": person("Ángela Álvarez", "part: defector\n"),
         "content/people/ivan-duque.md": person("Iván Duque", "part: official\n"),
@@ -162,11 +167,74 @@ def test_a_project_that_gives_no_parts_lists_its_people_by_surname(make_site):
     assert people_index(root) == [("Named in the sources (3)", ["Luis Abad", "Jorge Torres", "Ana Zapata"])]
 
 
+def test_a_project_names_its_own_groups_and_their_headings_in_each_language(make_site, capsys):
+    from dossier.cli import main
+
+    trial = ("title: T\nlanguages: [en, es]\npeople_groups:\n  - {part: witness, heading: {en: Witnesses, es: Testigos}}\n"
+             "  - {part: judge, heading: The court}\n")
+    root = make_site({
+        "content/site.yaml": trial,
+        "content/people/ana-zapata.md": person("Ana Zapata", "part: witness\n"),
+        "content/people/luis-abad.md": person("Luis Abad", "part: judge\n"),
+    })
+    assert people_index(root) == [("Witnesses (1)", ["Ana Zapata"]), ("The court (1)", ["Luis Abad"]), ("Others named in the sources (1)", ["Jorge Torres"])]
+    main(["build", "--source", str(root)])
+    spanish = (root / "site/es/people/index.html").read_text(encoding="utf-8")
+    assert '<h2 id="part-witness">Testigos <span class="count">(1)</span></h2>' in spanish and '<h2 id="part-judge">The court <span' in spanish
+    (root / "content/people/luis-abad.md").write_text(person("Luis Abad", "part: defector\n"), encoding="utf-8")
+    assert main(["check", "--source", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == "content/people/luis-abad.md:4: error: 'part' should be one of witness, judge, not 'defector'"
+
+
+def test_a_person_cannot_name_a_group_no_project_declares(make_site, capsys):
+    from dossier.cli import main
+
+    root = make_site({"content/people/luis-abad.md": person("Luis Abad", "part: defector\n")})
+    assert main(["check", "--source", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        "content/people/luis-abad.md:4: error: 'part' names a group of the people index, but content/site.yaml declares none: "
+        "list the groups under people_groups (see the README), or remove 'part'")
+
+
+def test_a_group_heading_is_a_text_or_one_in_each_language_of_the_interface(make_site, capsys):
+    from dossier.cli import main
+
+    root = make_site({"content/site.yaml": "title: T\npeople_groups:\n  - {part: Witness, heading: {en: Witnesses, fr: Témoins}}\n  - {part: judge}\n"})
+    assert main(["check", "--source", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines()[:-1] == [
+        "content/site.yaml:3: error: 'people_groups.0.heading' gives 'fr', which is not a language of dossier's interface (en, es)",
+        "content/site.yaml:3: error: 'people_groups.0.part' should be a lowercase word such as 'official', not 'Witness'",
+        "content/site.yaml:4: error: 'people_groups.1' needs 'heading' (the group's heading, or its heading in each language: {en: Officials, es: Funcionarios})",
+    ]
+
+
 def test_every_person_of_the_documentary_has_a_part(real_site):
+    import yaml
+
+    declared = [group["part"] for group in yaml.safe_load((PROJECT / "content/site.yaml").read_text(encoding="utf-8"))["people_groups"]]
+    assert declared == ["defector", "official", "journalist", "other"]
     people = [path for path in sorted((PROJECT / "content/people").glob("*.md")) if path.suffixes == [".md"]]  # not the translations (x.es.md)
     for path in people:
-        assert re.search(r"(?m)^part: (defector|official|journalist|other)$", path.read_text(encoding="utf-8")), path.name
+        assert re.search(rf"(?m)^part: ({'|'.join(declared)})$", path.read_text(encoding="utf-8")), path.name
     groups = dict(people_index(PROJECT))
     assert groups["Journalists and authors (2)"] == ["Christine Armario", "Luis Andrés Henao"]
     assert "Marcos Pérez Jiménez" in groups["Officials and politicians (14)"]
     assert sum(len(names) for names in groups.values()) == len(people)
+
+
+def test_the_home_page_headings_are_the_projects_own_or_the_themes(make_site):
+    from dossier.pipeline import load
+    from dossier.render.pages import Renderer
+
+    figure = "figures:\n  - {label: Fled, value: two, source: ap, quote: \"across the bridge\", headline: true}\n"
+    event = BASE_FILES["content/events/aid-convoy.md"].replace("summary: The convoy.\n", "summary: The convoy.\n" + figure)
+    home = "---\ntitle: Home\nfeatured: [jorge-torres]\n---\nA story.[@ap \"across the bridge\"]\n"
+    headings = "home_headings:\n  figures: How many fled\n  featured: {en: Who it is about, es: De quién trata}\n"
+    for settings, expected in [("", ["Key figures, source by source", "At the centre of the story"]),
+                               (headings, ["How many fled", "Who it is about"])]:
+        root = make_site({"content/events/aid-convoy.md": event, "content/pages/home.md": home, "content/site.yaml": "title: T\n" + settings})
+        site, problems = load(root)
+        assert [p for p in problems if p.severity == "error"] == []
+        html = Renderer(site).pages()["index.html"]().decode("utf-8")
+        shown = [h for h in re.findall(r"<h2[^>]*>([^<]*)</h2>", html) if h in expected]
+        assert shown == expected

@@ -1,7 +1,7 @@
 """Auditing stage: editorial checks that are warnings (errors under --strict).
 
 - a sentence of a record's body that cites nothing, outside a paragraph marked editorial (uncited.py);
-- a person the stored articles name whom no record covers (by name or alias);
+- a person the stored articles name whom no record covers (by name or alias): the name check (names.py);
 - a source that no page cites;
 - a paragraph whose only support is a derivative source (unless marked `sole`);
 - a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`;
@@ -12,24 +12,17 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from .datecheck import contradicted_dates
 from .evidence import unsupported_in
+from .names import audited_seeds, known_names, uncovered_names
 from .link import Site, record_line
 from .uncited import uncited_sentences
 from ..text.markup import CITATION, has_flag, paragraphs
-from ..text.passages import SeedText
 from ..model.problems import Problem
 from ..model.schema import Record, Source
-from ..model.slug import fold_id, letter_class
 
-UPPER, LOWER = letter_class(str.isupper), letter_class(str.islower)
-NAME_WORD = rf"{UPPER}{LOWER}+(?:-{UPPER}{LOWER}+)?"  # a capital then small letters, in any alphabet
-LEADING_WORDS = {"The", "A", "An", "As", "When", "While", "If", "But", "And", "In", "On", "For", "After", "Before", "Some", "Even", "Like", "Then", "Now", "So", "Although", "Asked", "Among", "During", "With", "Sgt", "Gen", "Col", "Lt", "Mr", "Ms", "Mrs"}
-FULL_NAME = re.compile(rf"\b{NAME_WORD}(?:\s+(?:de\s+|del\s+|la\s+)?{NAME_WORD}){{1,5}}\b")
-NAME_WITH_AGE = re.compile(rf"\b({NAME_WORD}), \d{{1,2}}\b")
 # What a sentence leaves open for quoted words: 'turns it into', 'the original has', 'the sign
 # reads', a colon, an opening quotation mark. A marker there prints only a number.
 LEADS_TO_WORDS = re.compile(r"(?:\b(into|has|says|reads|said)|(:)|(?:^|[\s(\[—–])([“‘\"']))\s*$", re.IGNORECASE)
@@ -95,65 +88,6 @@ def uncited_sources(site: Site) -> list[Problem]:
     ]
 
 
-def names_in_text(text: str) -> list[tuple[int, str]]:
-    """Return (line, name) for every capitalised run of two or more words, and 'Name, 27' forms."""
-    found = []
-    for number, line in enumerate(unicodedata.normalize("NFC", text).split("\n"), start=1):
-        for match in FULL_NAME.finditer(line):
-            words = match.group(0).split()
-            while words and words[0] in LEADING_WORDS:
-                words.pop(0)
-            if len(words) >= 2:
-                found.append((number, " ".join(words)))
-        found += [(number, m.group(1)) for m in NAME_WITH_AGE.finditer(line)]
-    return found
-
-
-def known_names(site: Site) -> list[str]:
-    """Return every name and alias of a person, place or group, and the site's not_people."""
-    known: list[str] = []
-    for kind in site.model:
-        if kind in ("events", "sources", "pages"):
-            continue
-        for record in site.records[kind].values():
-            known += [record.label] + list(getattr(record, "aliases", None) or [])
-    return known + list(site.config.not_people)
-
-
-def audited_seeds(site: Site) -> list[tuple[Source, SeedText]]:
-    """Return the sources whose stored text is audited for names, with that text (derivatives garble
-    names: their originals are audited instead)."""
-    found = []
-    for source in site.records["sources"].values():
-        assert isinstance(source, Source)
-        seed = site.seeds.get(source.seed)
-        if seed is not None and not source.derived_from:
-            found.append((source, seed))
-    return found
-
-
-def uncovered_names(site: Site) -> list[Problem]:
-    """Warn about names in the stored articles that no record's name or alias covers."""
-    return names_not_covered(known_names(site), audited_seeds(site))
-
-
-def names_not_covered(known: list[str], seeds: list[tuple[Source, SeedText]]) -> list[Problem]:
-    """Warn about names in these stored texts that none of the known names covers."""
-    folded_known = [fold_id(k) for k in known if k]
-    problems = []
-    for source, seed in seeds:
-        reported: set[str] = set()
-        for line, name in names_in_text(seed.text):
-            folded = fold_id(name)
-            if folded in reported:
-                continue
-            if any(k == folded or f"-{k}-" in f"-{folded}-" or f"-{folded}-" in f"-{k}-" for k in folded_known):
-                continue
-            reported.add(folded)
-            problems.append(Problem(f"seeds/{source.seed}", line, 0, "warning", f"'{name}' is named here but no record covers it: add a person (or an alias), or list it under not_people in content/site.yaml"))
-    return problems
-
-
 def facts_problems(record: Record, rtype: Any, derivatives: dict[str, str]) -> list[Problem]:
     """Warn about a record's facts without evidence or resting on a derivative, and its dates that their evidence contradicts."""
     return unsupported_in(record, rtype, derivatives) + contradicted_dates(record, rtype)
@@ -173,7 +107,7 @@ class Auditor:
 
     def __init__(self) -> None:
         self.records: dict[tuple[str, str], tuple[Record, dict[str, str], list[Problem]]] = {}
-        self.names: tuple[list[str], list[tuple[str, str, str]], list[Problem]] | None = None
+        self.names: tuple[list[str], list, list[Problem]] | None = None  # the names known, the texts read and the settings, and their warnings
 
     def audit(self, site: Site) -> list[Problem]:
         """Return every editorial warning about a linked site: those of audit(), sorted."""
@@ -192,7 +126,7 @@ class Auditor:
             per_record += cached[2]
         self.records = seen
         known, seeds = known_names(site), audited_seeds(site)
-        seed_key = [(source.id, source.seed, seed.text) for source, seed in seeds]
+        seed_key = [(source.id, source.seed, seed.text) for source, seed in seeds] + [site.config.name_check]
         if self.names is None or self.names[0] != known or self.names[1] != seed_key:
-            self.names = (known, seed_key, names_not_covered(known, seeds))
+            self.names = (known, seed_key, uncovered_names(site))
         return sorted(per_record + uncited_sources(site) + self.names[2])

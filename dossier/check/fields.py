@@ -9,6 +9,7 @@ from typing import Any
 
 from ..model.dateparse import parse_date
 from ..model.dates import DateError
+from ..model.i18n import LANGUAGES
 from .evidence import convert_evidence
 from ..model.problems import Problem, did_you_mean
 from ..read.documents import Document
@@ -73,6 +74,9 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
             return parse_date(value)
         except DateError as error:
             return check.error(key, f"'{name}': {error}")
+    if type_name == "enum:":  # a person's part, while content/site.yaml declares no people_groups to choose from
+        return check.error(key, f"'{name}' names a group of the people index, but content/site.yaml declares none: "
+                                f"list the groups under people_groups (see the README), or remove '{name}'")
     if type_name.startswith("enum:"):
         choices = type_name[5:].split("|")
         if value not in choices:
@@ -101,7 +105,9 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         return convert_evidence(value, key, check.document.path, check.document.line_of, check.error)
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
-    if type_name in ("age", "review"):
+    if type_name == "words":
+        return convert_words(value, key, check)
+    if type_name in NESTED and type_name not in LISTS:  # age, review, name_check, home_headings
         return convert_nested(value, NESTED[type_name], key, check)
     if type_name in LISTS:
         if not isinstance(value, list):
@@ -110,6 +116,24 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         items = [convert_nested(item, NESTED[type_name], key + (index,), check) for index, item in enumerate(value)]
         return [item for item in items if item is not None]
     raise AssertionError(f"unknown field type {type_name}")
+
+
+def convert_words(value: Any, key: tuple, check: FieldCheck) -> dict | None:
+    """Convert a text shown to readers, given once or in each language ({en: ..., es: ...}), to {language: text} ('' for once)."""
+    name = ".".join(str(part) for part in key)
+    if isinstance(value, str):
+        return {"": value.strip()} if value.strip() else check.error(key, f"'{name}' should not be empty")
+    if not isinstance(value, dict) or not value:
+        return check.error(key, f"'{name}' should be text, or its text in each language ({{en: ..., es: ...}}), not {describe(value)}")
+    words = {}
+    for lang, text in value.items():
+        if lang not in LANGUAGES:
+            check.error(key + (lang,), f"'{name}' gives '{lang}', which is not a language of dossier's interface ({', '.join(LANGUAGES)})")
+        elif not isinstance(text, str) or not text.strip():
+            check.error(key + (lang,), f"'{name}.{lang}' should be text, not {describe(text)}")
+        else:
+            words[lang] = text.strip()
+    return words if len(words) == len(value) else None
 
 
 def convert_nested(value: Any, record_type: type, key: tuple, check: FieldCheck) -> Any:

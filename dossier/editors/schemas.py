@@ -58,7 +58,7 @@ def value_schema(kind: str, ids: dict[str, list[str]]) -> dict[str, Any]:
     if kind == "date":
         return {"type": ["string", "integer"], "pattern": r"^\S+$"}  # EDTF; YAML reads a bare year as a number
     if kind.startswith("enum:"):
-        return {"enum": kind[5:].split("|")}
+        return {"enum": [choice for choice in kind[5:].split("|") if choice]}  # none while a project declares no people_groups
     if kind.startswith("id:"):
         known = ids.get(kind[3:], [])
         return {"anyOf": [{"enum": known}, ID]} if known else dict(ID)  # the current ids for completion; any id is well formed

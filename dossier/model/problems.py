@@ -115,10 +115,21 @@ def kinds(problems: list[Problem]) -> str:
     return ": " + ", ".join(words)
 
 
-def print_problems(problems: list[Problem], shown: Callable[[str], str] | None = None) -> None:
+def print_problems(problems: list[Problem], shown: Callable[[str], str] | None = None, brief: dict[str, tuple[int, str]] | None = None) -> None:
     """Print problems one per line, sorted, then a summary line (shown: how a path is printed, from
-    the folder the command runs in)."""
+    the folder the command runs in). brief gives, for a kind of problem, how many of its warnings to
+    print and what to say of the rest ("… and 59 more names no record covers: ..."); the summary
+    counts them all."""
+    printed: dict[str, int] = {}
+    left: dict[str, int] = {}
     for problem in sorted(problems):
+        limit = (brief or {}).get(problem.kind) if problem.severity == "warning" else None
+        if limit is not None and printed.get(problem.kind, 0) >= limit[0]:
+            left[problem.kind] = left.get(problem.kind, 0) + 1
+            continue
+        printed[problem.kind] = printed.get(problem.kind, 0) + 1
         print(replace(problem, path=shown(problem.path)) if shown else problem, file=sys.stderr)
+    for kind, count in sorted(left.items()):
+        print(f"… and {count} more {counted(count, kind).partition(' ')[2]}: {(brief or {})[kind][1]}", file=sys.stderr)
     if problems:
         print(summary(problems), file=sys.stderr)

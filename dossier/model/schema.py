@@ -139,8 +139,7 @@ class Person(Record):
     places: list[str] = spec("ids:places", default=[], doc="place ids", inverse="People", evidence=True)
     age: Age | None = spec("age", doc="{years, as_of, source, quote}")
     status: str | None = spec("text", doc="situation as of the sources, in a few words", evidence=True, translate=True)
-    part: str = spec("enum:defector|official|journalist|other", default="other",
-                     doc="part in the story, which groups the people index: defector (or one of a defector's family), official (or politician), journalist (or author), other")
+    part: str | None = spec("enum:", doc="the person's group on the people index: one of the parts content/site.yaml declares under people_groups")
     sort_name: str | None = spec("text", doc="what the people index sorts by when it is not the last word of the name: a two-word surname such as 'Pérez Jiménez'")
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
@@ -242,6 +241,9 @@ class SiteConfig(Record):
     languages: list[str] = spec("texts", default=[], doc="languages of the site, the first at the root and each other under its own folder (es/): en, es")
     base_url: str | None = spec("url", doc="public address, for canonical links and feeds")
     not_people: list[str] = spec("texts", default=[], doc="capitalised phrases in the seeds that are not people")
+    name_check: Any = spec("name_check", doc="the name check: {enabled, skip: [source ids], strict} (see 'The name check' in the README)")
+    people_groups: list = spec("people_groups", default=[], doc="the people index's groups, in order: [{part, heading}]; a person's `part` names one")
+    home_headings: Any = spec("home_headings", doc="the home page's headings: {figures, featured}, each a text or {en: ..., es: ...}")
     types: dict | None = spec("types", doc="record types of the project's own (see 'Adding a record type' in the README)")
 
 

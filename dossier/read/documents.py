@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from ..model.groups import with_people_groups
 from ..model.record_types import BUILT_IN, Model, custom_types
 from ..model.problems import Problem
 from .yamlhints import explain
@@ -265,7 +266,9 @@ def model_of(settings: Document | None) -> tuple[Model, list[Problem]]:
     """Return the record types of a project: dossier's own and those content/site.yaml declares."""
     if settings is None:
         return dict(BUILT_IN), []
-    return custom_types(settings.meta.get("types"), settings.path, settings.line_of)
+    model, problems = custom_types(settings.meta.get("types"), settings.path, settings.line_of)
+    model, found = with_people_groups(model, settings.meta.get("people_groups"), settings.path, settings.line_of)
+    return model, problems + found
 
 
 def folders(names: list[str]) -> str:

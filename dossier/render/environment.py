@@ -24,6 +24,7 @@ from .quotes import own_quotes, shows_quotes
 from .reads import SiteReads, token
 from .views import fact_evidence, facts
 from ..model.schema import Event, Source
+from ..model.settings import in_language
 from .axis import axis_figure
 from .contents import contents_marker
 from .glance import at_a_glance
@@ -66,6 +67,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
                        phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
     env.globals["first_language"] = first_language  # what a page's text is in where it has no translation
+    env.globals["words"] = lambda value: in_language(value, lang, first_language)  # a setting's text in the page's language (settings.py)
     env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
     env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
     env.filters["inner_quotes"] = inner_quotes

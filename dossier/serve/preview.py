@@ -18,6 +18,7 @@ from typing import Callable
 from tornado.ioloop import IOLoop
 
 from ..incremental.lastbuild import open_session
+from ..check import names
 from ..model.problems import BuildFailure, Problem, UsageError, counted, print_problems
 from ..publish.staging import carry_over, update_in_place, walk_files
 from ..search.indexing import Indexing
@@ -155,7 +156,7 @@ class Preview:
         warnings = {p for p in self.session.problems if p.severity == "warning"}
         new = warnings - self.warnings
         if new:
-            print_problems(sorted(new))
+            print_problems(sorted(new), brief={names.KIND: (names.SHOWN, names.MORE)})
         self.warnings = warnings
         if not self.errors and self.index_stale and self.search_timer is None:
             self.search_timer = IOLoop.current().call_later(SEARCH_DELAY, self.index)
