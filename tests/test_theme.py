@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dossier.render import theme
@@ -83,3 +85,76 @@ def test_theme_part_names_the_files_of_the_theme(relative, part):
 def test_the_package_theme_is_named_apart_from_the_projects_files(tmp_path):
     assert theme.input_path(tmp_path, "dossier/templates/base.html") == theme.PACKAGE_TEMPLATES / "base.html"
     assert theme.input_path(tmp_path, "templates/base.html") == tmp_path / "templates/base.html"
+
+
+HOOKS = ('{% extends "dossier/base.html" %}{% block head %}<meta name="x-desk" content="ours">{% endblock %}'
+         '{% block header %}<p class="x-banner">Our desk</p>{{ super() }}{% endblock %}'
+         '{% block footer %}{{ super() }}<p class="x-footer">Our footer</p>{% endblock %}')
+EVERY_TYPE = {  # a page of every kind: a conflict, a derivative beside its original, a project's own type, the about page
+    "templates/base.html": HOOKS,
+    "content/conflicts/truck.md": "---\ntitle: The truck\nsummary: Two accounts.\nclaims:\n  - {source: ap, quote: drove an armoured truck, says: A truck.}\n---\nThey differ.[@ap \"Torres said\"]\n",
+    "content/sources/ap-copy.yaml": "title: Copy\noutlet: X\nlanguage: en\nseed: ap.txt\nderived_from: ap\n",
+    "content/groups/guard.md": "---\nname: The Guard\nsummary: A force.\n---\nA force.[@ap \"Torres said\"][@ap-copy \"Torres said\"]\n",
+    "content/pages/about.md": "---\ntitle: About\n---\nAbout it.[@ap \"Torres said\"]\n",
+    "content/site.yaml": "title: T\ntypes:\n  units:\n    singular: unit\n    fields: {name: {type: text, required: true}, summary: text}\n",
+    "content/units/third.md": "---\nname: Third\nsummary: A unit.\n---\nA unit.[@ap \"Torres said\"]\n",
+}
+
+
+def test_every_page_honours_the_head_header_and_footer_blocks_of_a_projects_base(make_site):
+    root = make_site(EVERY_TYPE)
+    build(root, root / "site")
+    pages = sorted((root / "site").rglob("*.html"))
+    assert {"people/jorge-torres/index.html", "events/aid-convoy/index.html", "sources/ap/index.html", "sources/ap-copy/aligned/index.html",
+            "conflicts/truck/index.html", "units/third/index.html", "timeline/index.html", "search/index.html", "claims/index.html",
+            "404.html", "about/index.html", "index.html"} <= {p.relative_to(root / "site").as_posix() for p in pages}
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        head, body = html.split("</head>")
+        assert '<meta name="x-desk" content="ours">' in head, path
+        assert body.index('<p class="x-banner">Our desk</p>') < body.index('<header class="site-header">'), path
+        assert body.index('<footer class="site-footer">') < body.index('<p class="x-footer">Our footer</p>'), path
+
+
+RECORD_BLOCKS = {"record_header", "infobox", "record_body", "references"}
+
+
+@pytest.mark.parametrize("template", ["person.html", "event.html", "place.html", "group.html", "conflict.html", "source.html", "record.html"])
+def test_each_record_page_names_its_main_parts_as_blocks(template):
+    from dossier.render.environment import template_environment
+
+    env = template_environment(theme.template_folders(None), "en", "en")
+    assert RECORD_BLOCKS <= set(env.get_template(template).blocks), template
+
+
+def test_a_project_template_replaces_one_part_of_a_record_page_and_keeps_the_rest(make_site):
+    root = make_site({"templates/person.html": '{% extends "dossier/person.html" %}{% block infobox %}<aside class="ours">{{ record.name }}</aside>{% endblock %}'})
+    build(root, root / "site")
+    page = read(root / "site", "people/jorge-torres/index.html")
+    assert '<aside class="ours">Jorge Torres</aside>' in page and 'class="infobox"' not in page
+    assert "<h1>Jorge Torres</h1>" in page and "Torres drove a truck." in page and 'class="references"' in page
+
+
+def test_extra_css_and_extra_js_reach_every_page_after_the_themes(make_site):
+    settings = ("title: T\nextra_css: [static/desk.css, https://cdn.example.org/fonts.css]\nextra_js: [static/desk.js]\n")
+    root = make_site({"content/site.yaml": settings, "templates/static/desk.css": "body { color: black }\n", "templates/static/desk.js": "// ours\n"})
+    build(root, root / "site")
+    for path in sorted((root / "site").rglob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        depth = "../" * (path.relative_to(root / "site").as_posix().count("/"))
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
+        if path.name == "404.html":
+            continue  # its links start from the root the page finds (see 404.html)
+        assert sheets == [f"{depth}static/style.css", f"{depth}static/desk.css", "https://cdn.example.org/fonts.css"], path
+        scripts = re.findall(r'<script src="([^"]+)" defer></script>', html)
+        assert scripts[:3] == [f"{depth}static/site.js", f"{depth}static/search.js", f"{depth}static/search-box.js"]
+        assert scripts[3] == f"{depth}static/desk.js", path
+
+
+def test_an_extra_stylesheet_the_site_does_not_publish_is_an_error_at_its_line(make_site, capsys):
+    from dossier.cli import main
+
+    root = make_site({"content/site.yaml": "title: T\nextra_css:\n  - static/desk.css\n  - desk.css\n", "templates/static/desk.css": "p {}\n"})
+    assert main(["check", "--source", str(root)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == ("content/site.yaml:4: error: 'desk.css' in extra_css is no file of the site (did you mean "
+                                                      "'static/desk.css'?): put the file in templates/static/ and write static/<its name>, or give an https:// address")

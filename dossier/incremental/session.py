@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from . import graph
+from ..check.assets import asset_problems, static_files
 from ..check.audit import Auditor
 from .cache import BodyCache
 from ..render.claims import ClaimIndex
@@ -148,6 +149,7 @@ class Session:
             site.config = dataclasses.replace(site.config, base_url=self.base_url)
         self.site, self.failed = site, failed
         found = self.file_problems + [p for found in self.link_problems.values() for p in found] + self.salvaged_problems(records, failed)
+        found += asset_problems(site.config, static_files(self.inputs.digests))
         self.problems = sorted(in_drafts(found, set(drafts.values())))
         self.audit_due = not any(p.severity == "error" for p in self.problems)
         if not self.defer_audit:

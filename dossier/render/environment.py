@@ -68,6 +68,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
                        phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
     env.globals["first_language"] = first_language  # what a page's text is in where it has no translation
     env.globals["words"] = lambda value: in_language(value, lang, first_language)  # a setting's text in the page's language (settings.py)
+    env.globals["asset"] = asset
     env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
     env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
     env.filters["inner_quotes"] = inner_quotes
@@ -80,6 +81,12 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
         aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,
         language_name=lambda code, within=None: language_name(code, within))
     return env
+
+
+def asset(address: str, rel: Callable[[str], str]) -> str:
+    """Return the link to a stylesheet or script that extra_css or extra_js names: an address on the
+    web as it is, a file of the site ('static/print.css') relative to the page."""
+    return address if address.startswith(("https://", "http://", "//")) else rel(address)
 
 
 def part_heading(part: Part, lang: str) -> str:
