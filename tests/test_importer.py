@@ -267,7 +267,7 @@ def test_values_dossier_cannot_use_are_set_aside_and_named(make_site, tmp_path, 
     code, out, err = run(capsys, "add-source", str(save(tmp_path, text)), "--source", str(root))
     assert code == 0, err
     lines = source_lines(root, "venezuelan-soldiers-cross-into-colombia")
-    assert lines["title"] == f'title: "{TITLE}"  # from <title>, less the outlet\'s name'
+    assert lines["title"] == f'title: "{TITLE}"  # from <title>, less " | The Daily Record" (the page\'s <h1> is the headline)'
     assert lines["url"] == 'url: "https://example.org/canonical/soldiers"  # from <link rel="canonical">'
     assert lines["published"].startswith('published: ""  # not found in the page')
     assert "  ignored: og:url '/relative/soldiers' is not an http(s) address" in out
@@ -315,3 +315,88 @@ def test_quoted_text_reads_back_as_itself(text):
     text = "".join(ch for ch in text if not 0xD800 <= ord(ch) <= 0xDFFF)  # lone surrogates: not in any decoded page
     data, _, problems = load_yaml(f"title: {quote(text)}  # from og:title\n", "t.yaml")
     assert problems == [] and data["title"] == text
+
+
+# A page saved from Deutsche Welle's site, as DW wrote its pages in 2020 (written for these tests): a
+# headline followed by the section, the site's short name and the date in the title and og:title; the
+# outlet as the author in the meta tags; the author and date only in the visible byline.
+DW_HEADLINE = "Libya conference: World leaders agree to uphold arms embargo"
+DW_TITLE = f"{DW_HEADLINE} | News | DW | 19.01.2020"
+DW_PARAGRAPHS = [
+    "World leaders meeting in Berlin on Sunday agreed to respect a UN arms embargo on Libya and to stop supporting the warring parties.",
+    "German Chancellor Angela Merkel said all participants had agreed that there could be no military solution to the conflict.",
+    "The conference brought together the leaders of the countries most involved, including Russia, Turkey, France and Egypt.",
+]
+DW_BYLINE = '<ul class="smallList"><li><strong>Date</strong> 19.01.2020</li><li><strong>Author</strong> Ben Knight</li></ul>'
+
+
+def dw_page(json_ld: dict | None) -> str:
+    ld = f'<script type="application/ld+json">{json.dumps(json_ld)}</script>' if json_ld else ""
+    body = "".join(f"<p>{p}</p>" for p in DW_PARAGRAPHS)
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            f'<title>{DW_TITLE}</title><meta name="author" content="Deutsche Welle (www.dw.com)">'
+            f'<meta property="og:title" content="{DW_TITLE}"><meta property="og:site_name" content="DW.COM">'
+            '<meta property="og:url" content="https://www.dw.com/en/libya-conference/a-52054233">'
+            f'{ld}</head><body>{NAV}<div id="bodyContent"><h1>{DW_HEADLINE}</h1>{DW_BYLINE}'
+            f'<div class="longText">{body}</div></div><footer><p>© 2020 Deutsche Welle</p></footer></body></html>')
+
+
+DW_JSON_LD = {  # the article's structured data names the outlet as its author, as many publishers' do
+    "@context": "https://schema.org", "@type": "NewsArticle", "headline": DW_HEADLINE, "datePublished": "2020-01-19T16:37:00.000Z",
+    "author": {"@type": "Organization", "name": "Deutsche Welle"}, "publisher": {"@type": "Organization", "name": "Deutsche Welle"},
+}
+
+
+def test_a_dw_page_gives_the_visible_author_and_the_headline_less_the_site_and_date(make_site, tmp_path, capsys):
+    root = make_site()
+    code, out, err = run(capsys, "add-source", str(save(tmp_path, dw_page(DW_JSON_LD))), "--id", "dw-libya", "--source", str(root))
+    assert code == 0, err
+    lines = source_lines(root, "dw-libya")
+    assert lines["title"] == f'title: "{DW_HEADLINE}"  # from JSON-LD NewsArticle headline'
+    assert lines["outlet"] == 'outlet: "Deutsche Welle"  # from JSON-LD NewsArticle publisher; og:site_name gives "DW.COM"'
+    assert lines["byline"] == ('byline: ["Ben Knight"]  # from the page\'s visible byline ("Author Ben Knight"); JSON-LD NewsArticle author '
+                               'gives "Deutsche Welle" (the outlet); <meta name="author"> gives "Deutsche Welle (www.dw.com)" (the outlet)')
+    assert lines["published"] == "published: 2020-01-19  # from JSON-LD NewsArticle datePublished (2020-01-19T16:37:00.000Z)"
+    assert run(capsys, "check", "--source", str(root))[0] == 0
+
+
+def test_a_dw_page_without_structured_data_gives_the_same_from_its_tags_and_its_text(make_site, tmp_path, capsys):
+    root = make_site()
+    code, out, err = run(capsys, "add-source", str(save(tmp_path, dw_page(None))), "--source", str(root))
+    assert code == 0, err
+    rid = "libya-conference-world-leaders-agree-to-uphold-arms-embargo"  # from the headline, not from " | News | DW | 19.01.2020"
+    lines = source_lines(root, rid)
+    assert lines["title"] == f'title: "{DW_HEADLINE}"  # from og:title, less " | News | DW | 19.01.2020" (the page\'s <h1> is the headline)'
+    assert lines["byline"] == ('byline: ["Ben Knight"]  # from the page\'s visible byline ("Author Ben Knight"); '
+                               '<meta name="author"> gives "Deutsche Welle (www.dw.com)" (the outlet)')
+    assert lines["byline_basis"].startswith("byline_basis: stated  #")
+    assert lines["published"] == "published: 2020-01-19  # from the page's visible date (Date 19.01.2020)"
+    assert lines["outlet"] == 'outlet: "DW.COM"  # from og:site_name'
+
+
+@pytest.mark.parametrize("title, cleaned", [
+    ("Soldiers cross | The Daily Record", "Soldiers cross"),
+    ("Soldiers cross - The Daily Record - 26.02.2019", "Soldiers cross"),
+    ("Soldiers cross | World | DW | 19.01.2020", "Soldiers cross"),
+    ("Soldiers cross: the long wait | DW", "Soldiers cross: the long wait"),
+    ("Venezuela - the long crisis", "Venezuela - the long crisis"),  # no site's name: a headline with a dash
+])
+def test_a_title_loses_the_site_s_name_and_date_after_it(title, cleaned):
+    from dossier.editors.visible import clean_title
+
+    assert clean_title(title, ["The Daily Record", "DW.COM", "Deutsche Welle"], "")[0] == cleaned
+
+
+def test_a_page_already_stored_is_refused_with_the_id_that_holds_it(make_site, tmp_path, capsys):
+    root = make_site()
+    saved = save(tmp_path, dw_page(DW_JSON_LD))
+    assert run(capsys, "add-source", str(saved), "--id", "dw-libya", "--source", str(root))[0] == 0
+    before = files_of(root)
+    code, out, err = run(capsys, "add-source", str(saved), "--source", str(root))
+    assert code == 2 and err == (f"dossier: error: {saved} is stored already, as 'dw-libya' (content/sources/dw-libya.yaml has its address, "
+                                 "https://www.dw.com/en/libya-conference/a-52054233); nothing written\n")
+    assert run(capsys, "add-source", str(saved), "--id", "dw-libya", "--source", str(root))[2].startswith(f"dossier: error: {saved} is stored already")
+    copy = save(tmp_path, dw_page(None).replace("a-52054233", "a-52054233?maca=en-rss"), "copy.html")  # another address, the same text
+    code, out, err = run(capsys, "add-source", str(copy), "--id", "dw-again", "--source", str(root))
+    assert code == 2 and err == f"dossier: error: {copy} is stored already, as 'dw-libya' (seeds/dw-libya.txt holds the same text); nothing written\n"
+    assert files_of(root) == before

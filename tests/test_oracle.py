@@ -47,6 +47,7 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "reviewed": {"by": "A. Checker", "date": "2019-03-05", "digest": "0123456789ab", "sentences": ["89abcdef"]},
     "name_check": {"skip": ["ap-copy"], "strict": True}, "people_groups": [{"part": "witness", "heading": {"en": "Witnesses", "es": "Testigos"}}],
     "home_headings": {"figures": "How many", "featured": {"en": "Who it is about"}},
+    "extra_css": ["https://example.org/desk.css"], "extra_js": ["https://example.org/desk.js"],
 }
 EVIDENCE = {  # evidence for facts each edited record holds by then (its lists have gained 'Changed' or an id)
     "jorge-torres": {"roles": {"Changed": '[@ap "Sgt. Jorge Torres"]'}, "places": {"cucuta": '[@ap-copy "A translation" sole]'}},

@@ -139,7 +139,7 @@ def origin_comment(found: Found | None, required: bool, hint: str) -> str:
     """Say where a value came from, or what to fill in."""
     if found is None:
         return f"not found in the page: fill in {hint}" + (" (required: check fails until then)" if required else "")
-    return f"from {found.origin}" + (f" ({found.raw})" if found.raw else "")
+    return f"from {found.origin}" + (f" ({found.raw})" if found.raw else "") + "".join(f"; {other}" for other in found.others)
 
 
 def source_yaml(metadata: Metadata, seed: str, page_name: str) -> str:
@@ -193,18 +193,53 @@ def add_source(root: Path, page_path: Path, rid: str | None = None) -> Imported:
         rid = default_id(title.value) if title else ""
         if not rid:
             raise UsageError(f"{page_path} has no title to make an id from: give one with --id")
+    paragraphs = article_text(page, tree, title.value if title else None, str(page_path))
+    seed_text = "\n\n".join(paragraphs) + "\n"
+    if len(seed_text.encode("utf-8")) > MAX_SEED_BYTES:
+        raise UsageError(f"the article's text from {page_path} is over {MAX_SEED_BYTES // 1_000_000} MB, more than a seed may hold")
+    url = metadata.found["url"]
+    stored = stored_as(root, url.value if url else None, seed_text)
+    if stored:  # before the id's files: saving the same page again is the likelier mistake
+        raise UsageError(f"{page_path} is stored already, as '{stored[0]}' ({stored[1]}); nothing written")
     seed_path = root / "seeds" / f"{rid}.txt"
     source_path = root / "content" / "sources" / f"{rid}.yaml"
     for path in (source_path, seed_path):
         if path.exists():
             raise UsageError(f"{path} already exists; choose another id with --id")
-    paragraphs = article_text(page, tree, title.value if title else None, str(page_path))
-    seed_text = "\n\n".join(paragraphs) + "\n"
-    if len(seed_text.encode("utf-8")) > MAX_SEED_BYTES:
-        raise UsageError(f"the article's text from {page_path} is over {MAX_SEED_BYTES // 1_000_000} MB, more than a seed may hold")
     source_text = source_yaml(metadata, seed_path.name, page_path.name)
     write_new({seed_path: seed_text, source_path: source_text})
     return Imported(rid, seed_path, source_path, len(paragraphs), len(seed_text.split()), metadata)
+
+
+def address_key(url: str) -> str:
+    """Return an address as compared with another: without its scheme, 'www.', fragment or final '/'."""
+    return re.sub(r"^https?://(?:www\.)?", "", url.split("#")[0]).rstrip("/").lower()
+
+
+def stored_as(root: Path, url: str | None, text: str) -> tuple[str, str] | None:
+    """Return the id of the source that already holds this page, and how it shows (the same address in
+    its file, or the same text in its seed), or None."""
+    from ..read.documents import load_yaml
+
+    words = text.split()
+    folder = root / "content" / "sources"
+    for path in sorted(folder.glob("*.y*ml")) if folder.is_dir() else []:
+        try:
+            meta, _, _ = load_yaml(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if not isinstance(meta, dict):
+            continue
+        given = meta.get("url")
+        if url and isinstance(given, str) and given and address_key(given) == address_key(url):
+            return path.stem, f"content/sources/{path.name} has its address, {given}"
+        seed = root / "seeds" / str(meta.get("seed") or "")
+        try:
+            if seed.is_file() and seed.read_text(encoding="utf-8").split() == words:
+                return path.stem, f"seeds/{seed.name} holds the same text"
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
 
 
 def write_new(files: dict[Path, str]) -> None:

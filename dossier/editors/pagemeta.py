@@ -7,11 +7,13 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 from ..model.dateparse import parse_date
 from ..model.dates import DateError
+from .visible import clean_title, folded, is_site_name, strip_label, visible_bylines, visible_dates
 
 FIELDS = ("title", "outlet", "byline", "published", "url", "language")
 LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*")
@@ -25,6 +27,7 @@ class Found:
     value: Any  # str, or list[str] for the byline
     origin: str  # "JSON-LD NewsArticle headline", "og:title", "<html lang>"
     raw: str = ""  # the value as the page gives it, where it was changed (a date's time of day)
+    others: tuple[str, ...] = ()  # what other parts of the page give instead: 'og:site_name gives "DW.COM"'
 
 
 @dataclass
@@ -148,9 +151,13 @@ def page_metadata(tree: Any) -> Metadata:
     if heading:
         candidates["title"].append(("the page's first <h1>", heading))
     meta("outlet", "og:site_name", "application-name")
+    for names, shown in visible_bylines(tree):  # what the article prints beats what the tags say of the page
+        candidates["byline"].append((f'the page\'s visible byline ("{shown}")', byline_names(strip_label(names))))
     meta("byline", "author", "article:author", "byl", "dc.creator", "dcterms.creator")
     meta("published", "article:published_time", "datepublished", "date", "pubdate", "publishdate", "dc.date.issued",
          "dcterms.issued", "dc.date", "citation_publication_date", "parsely-pub-date", "sailthru.date")
+    for day, shown in visible_dates(tree):
+        candidates["published"].append((f"the page's visible date ({shown})", day))
     meta("url", "og:url")
     canonical = next((clean(link.get("href")) for link in tree.iter("link")
                       if "canonical" in (link.get("rel") or "").lower().split() and clean(link.get("href"))), "")
@@ -161,21 +168,47 @@ def page_metadata(tree: Any) -> Metadata:
         candidates["language"].append(("<html lang>", root_language))
     meta("language", "og:locale", "content-language", "language", "dc.language")
 
+    sites = [value for _, value in candidates["outlet"]] + [urlsplit(value).netloc for _, value in candidates["url"] if isinstance(value, str)]
+    candidates["title"] = [cleaned(origin, value, sites, heading) for origin, value in candidates["title"]]
     found: dict[str, Found | None] = {}
     for name in FIELDS:
         found[name] = None
-        for origin, value in candidates[name]:
-            accepted = accept(name, origin, value, ignored)
-            if accepted is not None:
-                found[name] = accepted
-                break
-    title, outlet = found["title"], found["outlet"]
-    if title and outlet and title.origin == "<title>":  # "Soldiers cross | The Daily Record"
-        for separator in (" | ", " - ", " – ", " — ", " :: "):
-            if title.value.endswith(separator + outlet.value) and len(title.value) > len(separator + outlet.value):
-                found["title"] = Found(title.value[: -len(separator + outlet.value)], "<title>, less the outlet's name")
-                break
+        accepted: list[tuple[str, Any, Found]] = []
+        for origin, value in candidates[name]:  # what dossier cannot use is noted until a value is taken
+            found_value = accept(name, origin, value, ignored if not accepted else [])
+            if found_value is not None:
+                accepted.append((origin, value, found_value))
+        usable = [item for item in accepted if not (name == "byline" and all(is_site_name(n, sites) for n in item[2].value))]
+        if usable:
+            chosen = usable[0][2]
+            found[name] = replace(chosen, others=disagreeing(name, chosen, [item[2] for item in accepted if item[2] is not chosen], sites))
     return Metadata(found, ignored)
+
+
+def cleaned(origin: str, title: str, sites: list[str], heading: str) -> tuple[str, str]:
+    """Return a title candidate without what the site adds after the headline, its origin saying so."""
+    value, tail = clean_title(title, sites, heading)
+    if not tail:
+        return origin, title
+    how = " (the page's <h1> is the headline)" if value == heading and origin != "the page's first <h1>" else ""
+    return f'{origin}, less "{tail}"{how}', value
+
+
+def disagreeing(name: str, chosen: Found, others: list[Found], sites: list[str]) -> tuple[str, ...]:
+    """Say what other parts of the page give for an author, a date or an outlet where it differs from
+    the value taken (a title's other forms differ too often to be worth saying: a social headline)."""
+    if name not in ("byline", "published", "outlet"):
+        return ()
+    said, seen = [], {chosen.origin}
+    for other in others:
+        same = other.value == chosen.value if name != "outlet" else folded(other.value) == folded(chosen.value)
+        if same or other.origin in seen:
+            continue
+        seen.add(other.origin)
+        shown = ", ".join(other.value) if isinstance(other.value, list) else other.raw or other.value
+        outlet = name == "byline" and all(is_site_name(n, sites) for n in other.value)
+        said.append(f'{other.origin.split(" (")[0] if other.origin.startswith("the page") else other.origin} gives "{shown}"' + (" (the outlet)" if outlet else ""))
+    return tuple(said)
 
 
 def accept(name: str, origin: str, value: Any, ignored: list[str]) -> Found | None:
