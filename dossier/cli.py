@@ -38,7 +38,7 @@ def scaffold(rtype: RecordType, name: str) -> str:
             value = "2019-01-01"
         elif spec.name == "summary":
             value = '""'
-        elif type_name in ("texts", "slugs", "figures", "claims") or type_name.startswith("ids:"):
+        elif type_name in ("texts", "slugs", "figures", "claims", "images") or type_name.startswith("ids:"):
             value = "[]"
         elif type_name == "bool":
             value = "false"

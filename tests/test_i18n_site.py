@@ -90,15 +90,15 @@ def test_quotes_keep_their_source_language_marked(make_site, tmp_path):
 
 @pytest.mark.parametrize("files, expected", [
     ({"content/people/jorge-torres.es.md": "---\nsummary: Un sargento.\nplaces: [cucuta]\n---\n"},
-     "content/people/jorge-torres.es.md:3: error: structured facts are shared: remove 'places' from the translation (it translates name, roles, status, summary and the body)"),
+     "content/people/jorge-torres.es.md:3: error: structured facts are shared: remove 'places' from the translation (it translates images, name, roles, status, summary and the body)"),
     ({"content/events/aid-convoy.es.md": "---\ntitle: Convoy\ndate: 2019-02-24\n---\n"},
-     "content/events/aid-convoy.es.md:3: error: structured facts are shared: remove 'date' from the translation (it translates date_note, figures, summary, title and the body)"),
+     "content/events/aid-convoy.es.md:3: error: structured facts are shared: remove 'date' from the translation (it translates date_note, figures, images, summary, title and the body)"),
     ({"content/people/jorge-torres.es.md": "---\nsummary: Un sargento.\nroles: [sargento, conductor]\n---\n"},
      "content/people/jorge-torres.es.md:3: error: 'roles' has 2 items but content/people/jorge-torres.md has 0: translate each item, in the same order"),
     ({"content/events/aid-convoy.es.md": "---\ntitle: Convoy\nfigures: [{label: Muertos, source: ap}]\n---\n"},
      "content/events/aid-convoy.es.md:3: error: 'source' is the record's own: a translated item of 'figures' gives only label and value"),
     ({"content/people/jorge-torres.es.md": "---\nsumary: Un sargento.\n---\n"},
-     "content/people/jorge-torres.es.md:2: error: unknown field 'sumary' in a translation (it translates name, roles, status, summary and the body)"),
+     "content/people/jorge-torres.es.md:2: error: unknown field 'sumary' in a translation (it translates images, name, roles, status, summary and the body)"),
     ({"content/people/nobody.es.md": "---\nsummary: Nadie.\n---\n"},
      "content/people/nobody.es.md:1: error: a translation of 'nobody', but content/people/ has no such record"),
     ({"content/people/jorge-torres.fr.md": "---\nsummary: Un sergent.\n---\n"},

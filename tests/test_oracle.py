@@ -16,11 +16,13 @@ from dossier.model.record_types import FieldSpec
 from dossier.pipeline import build, load
 from dossier.model.problems import ContentError
 
+PHOTO = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000020000000108020000007b40e8dd0000000f49444154789c633c11a0c1c0c0000006ee014242ecc1d30000000049454e44ae426082")  # a PNG of 2 x 1 pixels
 SECOND_SEED = "Sgt. Jorge Torres drove an armoured truck across the bridge.\nA translation, in part.\n"
 PROJECT = {
     **EXTRA,
     **UNIT_FILES,
     "seeds/ap-copy.txt": SECOND_SEED,
+    "media/photo.png": PHOTO,
     "seeds/ap-again.txt": None,  # written from ap.txt below: the same text under another name
     "content/sources/ap-copy.yaml": "title: AP copy\noutlet: A republisher\nlanguage: en\nseed: ap-copy.txt\nderived_from: ap\n",
     "content/places/villa.md": "---\nname: Villa Antigua\nsummary: A neighbourhood.\nlocated_in: cucuta\n---\nA place.[@ap \"across the bridge\"]\n",
@@ -48,6 +50,7 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "name_check": {"skip": ["ap-copy"], "strict": True}, "people_groups": [{"part": "witness", "heading": {"en": "Witnesses", "es": "Testigos"}}],
     "home_headings": {"figures": "How many", "featured": {"en": "Who it is about"}},
     "extra_css": ["https://example.org/desk.css"], "extra_js": ["https://example.org/desk.js"],
+    "images": [{"file": "photo.png", "alt": "A photo", "credit": "Photo: A. Checker", "licence": "CC0 1.0"}],
 }
 EVIDENCE = {  # evidence for facts each edited record holds by then (its lists have gained 'Changed' or an id)
     "jorge-torres": {"roles": {"Changed": '[@ap "Sgt. Jorge Torres"]'}, "places": {"cucuta": '[@ap-copy "A translation" sole]'}},

@@ -6,7 +6,8 @@
 - a paragraph whose only support is a derivative source (unless marked `sole`);
 - a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`;
 - a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py);
-- a date whose evidence names a day, month or year it cannot mean (datecheck.py).
+- a date whose evidence names a day, month or year it cannot mean (datecheck.py);
+- an image written in a body's Markdown, which the page does not show (images.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from .datecheck import contradicted_dates
 from .evidence import unsupported_in
+from .images import markdown_images
 from .names import audited_seeds, known_names, uncovered_names
 from .link import Site, record_line
 from .uncited import uncited_sentences
@@ -89,8 +91,9 @@ def uncited_sources(site: Site) -> list[Problem]:
 
 
 def facts_problems(record: Record, rtype: Any, derivatives: dict[str, str]) -> list[Problem]:
-    """Warn about a record's facts without evidence or resting on a derivative, and its dates that their evidence contradicts."""
-    return unsupported_in(record, rtype, derivatives) + contradicted_dates(record, rtype)
+    """Warn about a record's facts without evidence or resting on a derivative, its dates that their
+    evidence contradicts, and the images its body's Markdown would hide."""
+    return unsupported_in(record, rtype, derivatives) + contradicted_dates(record, rtype) + markdown_images(record)
 
 
 def audit(site: Site) -> list[Problem]:

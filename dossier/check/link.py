@@ -49,6 +49,7 @@ class Site:
     derivatives: dict[str, list[str]] = field(default_factory=dict)
     timeline: list[str] = field(default_factory=list)
     model: Model = field(default_factory=lambda: dict(BUILT_IN))
+    media: dict = field(default_factory=dict)  # the images of media/ by name (model/media.py), set beside the linked records
 
     def get(self, key: Key) -> Record:
         """Return the record with this (collection, id) key."""

@@ -19,12 +19,14 @@ from ..model.record_types import BUILT_IN, Model
 from ..text.passages import SeedText
 from ..model.problems import Problem
 from ..publish.staging import walk_files
+from ..model.media import MediaFile
+from ..read.media import read_media
 from ..read.documents import Document, content_files, is_editor_artifact, read_document, read_model, read_seeds, real_folders
 from ..model.schema import Record
 from ..render import theme
 from ..check.validate import validate_document
 
-INPUT_FOLDERS = ("content", "seeds", "templates")
+INPUT_FOLDERS = ("content", "seeds", "templates", "media")
 Key = tuple[str, str]
 
 
@@ -124,6 +126,8 @@ class Inputs:
         self.seed_texts: dict[str, SeedText] = {}
         self.seed_problems: list[Problem] = []
         self.seed_digests: dict[str, bytes] = {}
+        self.media: dict[str, MediaFile] = {}  # the images of media/ by name
+        self.media_problems: list[Problem] = []
         self.digests: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/, and of the package's theme
         self.scan = InputScan({})  # the last scan of every input (see scan_inputs)
 
@@ -139,6 +143,7 @@ class Inputs:
             relative = file.relative_to(self.root).as_posix()
             self.read_entry(relative, self.digests.get(relative))
         self.read_seeds()
+        self.media, self.media_problems = read_media(self.root)
 
     def read_entry(self, relative: str, data: bytes | None = None) -> bool:
         """Read and validate one content file if its bytes changed (data: their digest, if known); return whether they did."""
@@ -193,6 +198,9 @@ class Inputs:
                 edits.templates = edits.templates or part == "templates"
             elif parts[0] == "seeds" and self.read_seeds():
                 edits.changed = edits.seeds = True
+            elif parts[0] == "media" and (self.media, self.media_problems) != (found := read_media(self.root)):
+                self.media, self.media_problems = found
+                edits.changed = edits.seeds = edits.static = True  # every image is checked and every page that shows one made again
             elif relative == "content/site.yaml" and read_model(self.root) != (self.model, self.model_problems):
                 self.load()  # other record types: every file is read and validated again
                 edits.changed = edits.reloaded = True

@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Mapping
 from . import graph
 from ..check.assets import asset_problems, static_files
 from ..check.audit import Auditor
+from ..check.images import image_problems
 from .cache import BodyCache
 from ..render.claims import ClaimIndex
 from .drafts import MODES, draft_files, link_with_drafts
@@ -149,7 +150,8 @@ class Session:
             site.config = dataclasses.replace(site.config, base_url=self.base_url)
         self.site, self.failed = site, failed
         found = self.file_problems + [p for found in self.link_problems.values() for p in found] + self.salvaged_problems(records, failed)
-        found += asset_problems(site.config, static_files(self.inputs.digests))
+        site.media = self.inputs.media
+        found += asset_problems(site.config, static_files(self.inputs.digests)) + self.inputs.media_problems + image_problems(site)
         self.problems = sorted(in_drafts(found, set(drafts.values())))
         self.audit_due = not any(p.severity == "error" for p in self.problems)
         if not self.defer_audit:

@@ -18,12 +18,13 @@ from typing import Any, Callable, Iterator
 
 from .problems import Problem, did_you_mean
 from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, Review, SiteConfig, Source
+from .media import Image
 from .settings import HomeHeadings, NameCheck, PeopleGroup
 
 FIELD_TYPES = ("text", "texts", "bool", "int", "date", "url", "slugs")  # besides enum:a|b, id:<collection>, ids:<collection>
 NESTED = {"age": Age, "figures": Figure, "claims": Claim, "review": Review,  # mapping fields, and what they hold
-          "name_check": NameCheck, "people_groups": PeopleGroup, "home_headings": HomeHeadings}
-LISTS = ("figures", "claims", "people_groups")  # the nested fields that hold a list of mappings
+          "name_check": NameCheck, "people_groups": PeopleGroup, "home_headings": HomeHeadings, "images": Image}
+LISTS = ("figures", "claims", "people_groups", "images")  # the nested fields that hold a list of mappings
 
 
 @dataclass(frozen=True)

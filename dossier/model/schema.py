@@ -141,6 +141,7 @@ class Person(Record):
     status: str | None = spec("text", doc="situation as of the sources, in a few words", evidence=True, translate=True)
     part: str | None = spec("enum:", doc="the person's group on the people index: one of the parts content/site.yaml declares under people_groups")
     sort_name: str | None = spec("text", doc="what the people index sorts by when it is not the last word of the name: a two-word surname such as 'Pérez Jiménez'")
+    images: list = spec("images", default=[], doc="images stored in media/, each {file, alt, credit, source or licence, caption}", translate=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
     @property
@@ -165,6 +166,7 @@ class Event(Record):
     tags: list[str] = spec("slugs", default=[], doc="lowercase tags", facet="tagged")
     summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
     figures: list[Figure] = spec("figures", default=[], doc="figures sources give: {label, value, source, quote}", translate=True)
+    images: list = spec("images", default=[], doc="images stored in media/, each {file, alt, credit, source or licence, caption}", translate=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
@@ -177,6 +179,7 @@ class Place(Record):
     kind: str | None = spec("text", doc="city, river, bridge, hotel, country…", translate=True)
     summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
     located_in: str | None = spec("id:places", doc="place id", inverse="Places in {name}", evidence=True)
+    images: list = spec("images", default=[], doc="images stored in media/, each {file, alt, credit, source or licence, caption}", translate=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
@@ -189,6 +192,7 @@ class Group(Record):
     kind: str | None = spec("text", doc="armed force, party, ministry…", translate=True)
     summary: str = spec("text", required=True, doc="one plain sentence", translate=True)
     part_of: str | None = spec("id:groups", doc="group id", inverse="Parts of {name}", evidence=True)
+    images: list = spec("images", default=[], doc="images stored in media/, each {file, alt, credit, source or licence, caption}", translate=True)
     evidence: dict | None = spec("evidence", doc="citations for the facts: each field, or each value of a list, with its citation markers written as in the body")
 
 
@@ -201,6 +205,7 @@ class Conflict(Record):
     claims: list[Claim] = spec("claims", default=[], doc="what each source says: {source, quote, says}", translate=True)
     people: list[str] = spec("ids:people", default=[], doc="person ids", inverse="Conflicting accounts")
     events: list[str] = spec("ids:events", default=[], doc="event ids", inverse="Conflicting accounts")
+    images: list = spec("images", default=[], doc="images stored in media/, each {file, alt, credit, source or licence, caption}", translate=True)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,7 +17,7 @@ from .reads import link_read, link_target, token
 from ..model.schema import Source
 
 
-SHARED = ("static/", "pagefind/")  # one copy for every language of the site; all else is per language
+SHARED = ("static/", "pagefind/", "media/")  # one copy for every language of the site; all else is per language
 
 
 def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:

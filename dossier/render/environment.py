@@ -28,6 +28,7 @@ from ..model.settings import in_language
 from .axis import axis_figure
 from .contents import contents_marker
 from .glance import at_a_glance
+from .images import image_view
 from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations
 from .timeline import Filter, Part, facet_values, facets, timeline_filters
 
@@ -69,6 +70,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals["first_language"] = first_language  # what a page's text is in where it has no translation
     env.globals["words"] = lambda value: in_language(value, lang, first_language)  # a setting's text in the page's language (settings.py)
     env.globals["asset"] = asset
+    env.globals["image_view"] = image_view
     env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
     env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
     env.filters["inner_quotes"] = inner_quotes

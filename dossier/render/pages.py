@@ -19,6 +19,7 @@ from .align import aligned_url, has_aligned_page
 from .context import PageContext, relative
 from .environment import template_environment
 from .fallback import fallback_index
+from .images import image_files
 from ..check.link import Key, Site, front_matter_citations
 from .claims import DERIVATIVE, Claim, ClaimIndex, derivative_note, level_title, mark_claims, page_of, page_urls
 from ..text.markup import BodyRenderer, escape_text
@@ -311,6 +312,7 @@ class Renderer:
                 others = tuple(self.prefix(other) for other in languages if other != lang and self.prefix(other))
                 output[prefix + "search/fallback.js"] = fallback_index({path[len(prefix):]: data for path, data in pages.items()
                                                                         if path.startswith(prefix) and not path.startswith(others)})
+        output.update(image_files(self.site))
         for folder in self.static:
             for file in sorted(folder.rglob("*")):
                 relative_path = "static/" + file.relative_to(folder).as_posix()

@@ -27,7 +27,7 @@ from ..incremental.session import Outcome, Session
 from ..render import theme
 from .watch import watcher
 
-WATCHED = ["content", "templates", "seeds"]
+WATCHED = ["content", "templates", "seeds", "media"]
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 QUIET = 0.008  # seconds without a new event before a burst of saves is rebuilt
 LONGEST_WAIT = 0.2  # ... but never wait longer than this after the first one
