@@ -238,3 +238,14 @@ def test_the_home_page_headings_are_the_projects_own_or_the_themes(make_site):
         html = Renderer(site).pages()["index.html"]().decode("utf-8")
         shown = [h for h in re.findall(r"<h2[^>]*>([^<]*)</h2>", html) if h in expected]
         assert shown == expected
+
+
+def test_counts_on_the_pages_take_the_number_their_noun_needs(make_site):
+    from dossier.pipeline import build
+
+    root = make_site()  # one person, one event, one source
+    build(root, root / "site")
+    home = re.sub(r"<[^>]+>", "", (root / "site/index.html").read_text(encoding="utf-8"))
+    assert "The people: 1 person, named or not" in home and "The sources: 1 stored article, every cited passage marked" in home
+    events = re.sub(r"<[^>]+>", "", (root / "site/events/index.html").read_text(encoding="utf-8"))
+    assert "1 event. The timeline groups events by year and month." in events
