@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .link import record_line
+from .images import image_problems
+from .link import Site, record_line
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import SiteConfig
 
@@ -36,3 +37,9 @@ def asset_problems(config: SiteConfig, published: set[str]) -> list[Problem]:
                                     f"'{address}' in {setting} is no file of the site{hint}: put the file in templates/static/ and write "
                                     f"static/<its name>, or give an https:// address"))
     return problems
+
+
+def files_named(site: Site, inputs: Iterable[str]) -> list[Problem]:
+    """Report the files the project's settings and records name that it does not have: stylesheets
+    and scripts (extra_css, extra_js) among its inputs, images in media/ (images.py)."""
+    return asset_problems(site.config, static_files(inputs)) + image_problems(site)

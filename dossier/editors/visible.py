@@ -123,7 +123,7 @@ def strip_label(text: str) -> str:
 
 def visible_dates(tree: Any) -> list[tuple[str, str]]:
     """Return the days a page prints as its own, each as (2020-01-19, the text shown): a <time> marked
-    as the publication's, then a label such as 'Date' with a day after it, then any <time>."""
+    as the publication's, then a label such as 'Date' with a day after it, then the page's one <time>."""
     marked, labelled, others = [], [], []
     for node in tree.iter("time"):
         day = day_of(node.get("datetime") or "") or day_of(text_of(node))
@@ -135,4 +135,4 @@ def visible_dates(tree: Any) -> list[tuple[str, str]]:
         day = day_of(rest) if label in DATE_LABELS and len(rest) <= 40 else None
         if day:
             labelled.append((day, f"{label.capitalize()} {rest}"))
-    return marked + labelled + others
+    return marked + labelled + (others if len(others) == 1 else [])  # of several unmarked <time>s, none says which is the article's

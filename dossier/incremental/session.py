@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from . import graph
-from ..check.assets import asset_problems, static_files
+from ..check.assets import files_named
 from ..check.audit import Auditor
-from ..check.images import image_problems
 from .cache import BodyCache
 from ..render.claims import ClaimIndex
 from .drafts import MODES, draft_files, link_with_drafts
@@ -150,8 +149,8 @@ class Session:
             site.config = dataclasses.replace(site.config, base_url=self.base_url)
         self.site, self.failed = site, failed
         found = self.file_problems + [p for found in self.link_problems.values() for p in found] + self.salvaged_problems(records, failed)
-        site.media = self.inputs.media
-        found += asset_problems(site.config, static_files(self.inputs.digests)) + self.inputs.media_problems + image_problems(site)
+        site.media = self.inputs.media  # the images of media/, for the checks and the renderer
+        found += files_named(site, self.inputs.digests) + self.inputs.media_problems
         self.problems = sorted(in_drafts(found, set(drafts.values())))
         self.audit_due = not any(p.severity == "error" for p in self.problems)
         if not self.defer_audit:
