@@ -75,7 +75,8 @@ def test_a_page_without_a_translation_falls_back_with_a_notice_in_the_readers_la
     page = read(out, "es/places/cucuta/index.html")
     assert ('<p class="untranslated-notice" role="note">Esta página todavía no está traducida: su texto se muestra en el original, '
             "en inglés.</p>") in page
-    assert '<p class="lede" lang="en">A border city.</p>' in page and '<div lang="en"><p><span class="claim" id="claim-1"></span>A city.' in page
+    assert ('<p class="lede"><span class="untranslated" data-untranslated="en inglés"><span lang="en">A border city.</span></span></p>' in page
+            and '<div lang="en"><p><span class="claim" id="claim-1"></span>A city.' in page)
     assert "untranslated-notice" not in read(out, "places/cucuta/index.html")
 
 

@@ -101,6 +101,10 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         return convert_evidence(value, key, check.document.path, check.document.line_of, check.error)
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
+    if type_name == "site-translations":
+        from .site_translations import convert_site_translations
+
+        return convert_site_translations(value, key, check)
     if type_name in ("age", "review"):
         return convert_nested(value, NESTED[type_name], key, check)
     if type_name in LISTS:
