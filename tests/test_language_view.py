@@ -6,6 +6,7 @@ tag names per language (content/site.yaml), and the claims pages of each languag
 from __future__ import annotations
 
 import json
+import re
 import pickle
 from pathlib import Path
 
@@ -21,7 +22,7 @@ SITE = ("title: Test dossier\ndescription: A test.\nlanguage: en\nlanguages: [en
         "translations:\n  es:\n    title: Expediente de prueba\n    description: Una prueba.\n    tags: {aid: ayuda}\n")
 PERSON = BASE_FILES["content/people/jorge-torres.md"].replace("summary: A sergeant.\n", "summary: A sergeant.\nroles: [sergeant, driver]\nstatus: Deserted\n")
 EVENT = BASE_FILES["content/events/aid-convoy.md"].replace("summary: The convoy.\n", (
-    "summary: The convoy.\ntags: [aid, border]\nfigures:\n"
+    "summary: The convoy.\ndate_note: The AP says Saturday.\ntags: [aid, border]\nfigures:\n"
     "  - {label: Deaths, value: four, source: ap, quote: across the bridge}\n"
     "  - {label: Fled, value: '1,410', source: ap, quote: Torres said}\n"
     "  - {label: Wounded, value: '300', source: ap, quote: drove an armoured truck}\n"))
@@ -144,3 +145,29 @@ def test_site_translations_into_a_language_the_site_does_not_have_are_refused(ma
     assert "content/site.yaml:3: error: 'translations' gives 'es', which is not one of the site's other languages (it has none): add it to 'languages', after the first" in found
     found = problems_of(make_site({**TWO, "content/site.yaml": "title: Test dossier\nlanguages: [en, es]\ntranslations: {en: {title: One}}\n"}))
     assert "content/site.yaml:3: error: 'translations' gives 'en', which is not one of the site's other languages (es): add it to 'languages', after the first" in found
+
+
+def test_counts_in_generated_text_are_written_as_the_page_language_writes_numbers():
+    from dossier.render import theme
+    from dossier.render.environment import template_environment
+
+    count = "{% trans n=c, count=c | number %}{{ count }} claim{% pluralize n %}{{ count }} claims{% endtrans %}"
+    assert template_environment(theme.template_folders(None), "es", "en").from_string(count).render(c=1410) == "1.410 afirmaciones"
+    assert template_environment(theme.template_folders(None), "es", "en").from_string(count).render(c=1) == "1 afirmación"
+    assert template_environment(theme.template_folders(None), "en", "en").from_string(count).render(c=1410) == "1410 claims"  # as English always wrote counts
+    # and every count the templates print goes through the filter (a count selects the plural through n)
+    unformatted = []
+    for template in sorted(theme.PACKAGE_TEMPLATES.glob("*.html")):
+        for values in re.findall(r"\{% trans ([^%]*)%\}", template.read_text(encoding="utf-8")):
+            unformatted += [f"{template.name}: {name}" for name, value in re.findall(r"(\w+)=([^,]+(?:\([^)]*\))?)", values)
+                            if name in ("count", "shown", "total", "words", "longest") and "| number" not in value]
+    assert unformatted == []
+
+
+def test_an_event_date_notes_marker_and_a_sources_language_are_in_the_pages_language(site):
+    event = read(site, "es/events/aid-convoy/index.html")
+    assert '<button type="button" class="prov-mark">nota</button>' in event and '>note</button>' not in event
+    assert f'<span class="prov-note"> ({MARKED.format("The AP says Saturday.")})</span>' in event  # the note, left untranslated
+    assert '<button type="button" class="prov-mark">note</button>' in read(site, "events/aid-convoy/index.html")
+    source = read(site, "es/sources/ap/index.html")
+    assert "<dt>Idioma</dt> <dd>Inglés</dd>" in source and "<dt>Language</dt> <dd>English</dd>" in read(site, "sources/ap/index.html")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -88,8 +88,12 @@ def language_prefixes(config: object) -> list[str]:
 
 def language_name(lang: str, within: str | None = None) -> str:
     """Return a language's name in that language, as a language switcher offers it ('Español',
-    'English'), or as another language writes it in a sentence (('en', 'es') -> 'inglés')."""
-    name = Locale.parse(lang).get_display_name(within or lang) or lang
+    'English'), or as another language writes it in a sentence (('en', 'es') -> 'inglés'); a code
+    Babel does not know (a source's language may be any text) as it is."""
+    try:
+        name = Locale.parse(lang).get_display_name(within or lang) or lang
+    except (UnknownLocaleError, ValueError, TypeError):
+        return lang
     return name if within else name[:1].upper() + name[1:]
 
 
