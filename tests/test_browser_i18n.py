@@ -1,11 +1,12 @@
 """The Spanish site in a real browser: the language switcher keeps the reader on the same record,
-Spanish search finds Spanish words, and the Spanish pages pass axe."""
+Spanish search finds Spanish words, the page for a missing address speaks the language of the address,
+and the Spanish pages pass axe."""
 
 from __future__ import annotations
 
 import pytest
 
-from test_browser import PAGE_TYPES, served  # noqa: F401 (fixtures)
+from test_browser import PAGE_TYPES, based_site, served, serving  # noqa: F401 (fixtures)
 
 STATUS = "document.getElementById('search-status').textContent"
 
@@ -46,3 +47,48 @@ def test_spanish_pages_pass_axe(browser, served, kind):
     violations = Axe().run(page).response["violations"]
     assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations if v["impact"] in ("serious", "critical")] == []
     context.close()
+
+
+@pytest.mark.parametrize("build_kind", ["relative, under a subpath", "relative, at the root", "with a base URL"])
+def test_the_not_found_page_speaks_the_language_of_the_address_asked_for(page, real_site, based_site, build_kind):
+    site = based_site if build_kind == "with a base URL" else real_site
+    with serving(site, at_root=build_kind.endswith("root")) as address:
+        for missing, lang, heading, title in [("es/people/nobody/", "es", "Página no encontrada", "Página no encontrada · Desertores a la deriva"),
+                                              ("es/a/b/c", "es", "Página no encontrada", "Página no encontrada · Desertores a la deriva"),
+                                              ("es/404.html", "es", "Página no encontrada", "Página no encontrada · Desertores a la deriva"),
+                                              ("people/nobody/", "en", "Page not found", "Page not found · Defectors adrift")]:
+            response = page.goto(address + missing)
+            assert response.status == (200 if missing.endswith("404.html") else 404)
+            assert (page.evaluate("document.documentElement.lang"), page.inner_text("h1"), page.title()) == (lang, heading, title), missing
+            assert page.inner_text(".site-title") == ("Desertores a la deriva" if lang == "es" else "Defectors adrift")
+            assert page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth") == "1120px", missing  # the stylesheet applied
+            assert page.evaluate("document.querySelector('.skip-link').href") == address + missing + "#main"
+            assert page.evaluate("document.querySelectorAll('h1').length") == 1  # one language's version shows
+        page.goto(address + "es/people/nobody/")
+        page.click("main >> text=página de inicio")
+        page.wait_for_url(address + "es/")
+        assert page.evaluate("document.documentElement.lang") == "es" and page.inner_text("h1") == "Desertores a la deriva"
+        page.goto(address + "es/people/nobody/")  # the header's search, in Spanish, searches the Spanish pages
+        page.fill("#site-search-query", "desertores")
+        page.wait_for_function("() => /resultados? para «desertores»/.test(document.querySelector('.site-search').innerText)")
+
+
+def test_without_script_the_not_found_page_shows_its_own_language(browser, based_site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    with serving(based_site) as address:
+        page.goto(address + "es/people/nobody/")  # a host that serves the site's one 404.html
+        assert page.inner_text("h1") == "Page not found"
+        page.goto(address + "es/404.html")  # a host that serves the nearest 404.html above the address
+        assert page.inner_text("h1") == "Página no encontrada"
+        page.click("main >> text=página de inicio")
+        page.wait_for_url(address + "es/")
+    context.close()
+
+
+def test_a_spanish_pages_scripts_write_counts_as_spanish_writes_numbers(page, served):
+    say = "gettext('%(count)s results for “%(query)s”.', {count: 1410, query: 'x'})"
+    page.goto(served + "es/search/")
+    assert page.evaluate(say) == "1.410 resultados para «x»."
+    page.goto(served + "search/")
+    assert page.evaluate(say) == "1410 results for “x”."  # English, as its templates write counts

@@ -172,7 +172,7 @@ def sitemap(site: Site, paths: list[str]) -> bytes | None:
     etree.register_namespace("", SITEMAP)
     urlset = etree.Element(f"{{{SITEMAP}}}urlset")
     for path in sorted(paths):
-        if not path.endswith(".html") or path == "404.html":
+        if not path.endswith(".html") or path.endswith("404.html"):  # every language's page for a missing address
             continue
         url = path[: -len("index.html")] if path.endswith("index.html") else path
         location = etree.SubElement(etree.SubElement(urlset, f"{{{SITEMAP}}}url"), f"{{{SITEMAP}}}loc")

@@ -237,6 +237,14 @@ class Renderer:
             html = f'<p class="page-support">{escape_text(derivative_note(context.lang))}</p>\n{html}'
         return html
 
+    def not_found(self, lang: str) -> tuple[str, bytes]:
+        """Render the page a host serves for a missing address, in a language, carrying the page in
+        each other language (see 404.html) for a script to show where the address asked for is one
+        of that language's: the header, text and footer of each, its title and its interface's strings."""
+        others = [not_found_version(other, self.prefix(other), self.page("404.html", "404.html", lang=other, body="", others=None)[1].decode("utf-8"))
+                  for other in self.languages if other != lang]
+        return self.page("404.html", "404.html", lang=lang, body="", others=others)
+
     def alternates(self, context: PageContext) -> list[dict[str, str]]:
         """Return the page in each language of the site (none for a site of one): its language, its
         link from this page and its address."""
@@ -299,8 +307,9 @@ class Renderer:
                 for number, url in enumerate(page_urls(level, len(claims)), start=1):
                     add("claims.html", url, lang=lang, body="", level=level, number=number)
             add("search.html", "search/", lang=lang, body="")
-            if not prefix:  # a host serves one page for every missing address
-                add("404.html", "404.html", lang=lang, body="")
+            # A host serves one page for every missing address (some the nearest one above it): each
+            # language's says its message in every language, shown by the address asked for.
+            pages[output_path(prefix + "404.html")] = functools.partial(lambda lang: self.not_found(lang)[1], lang)
         return pages
 
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:
@@ -327,6 +336,15 @@ class Renderer:
         output = {path: render() for path, render in self.pages().items()}
         output.update(self.extras(output))
         return output
+
+
+def not_found_version(lang: str, prefix: str, html: str) -> dict[str, Any]:
+    """Return what the page for a missing address carries of its version in another language: its
+    language and folder, its title, its body's attributes (the interface's strings) and its body."""
+    head, _, rest = html.partition("<body")
+    attributes, _, body = rest.partition(">")
+    title = head.partition("<title>")[2].partition("</title>")[0]
+    return {"lang": lang, "prefix": prefix, "title": Markup(title), "attributes": Markup(attributes), "body": Markup(body.rpartition("</body>")[0])}
 
 
 def output_path(url: str) -> str:
