@@ -18,7 +18,8 @@ from conftest import BASE_FILES, PROJECT
 from test_oracle import Oracle
 from dossier.model.i18n import DECLARED, LOCALE
 from dossier.model.record_types import BUILT_IN
-from dossier.pipeline import build, check
+from dossier.check.coverage import untranslated
+from dossier.pipeline import build, check, load
 from dossier.model.problems import ContentError
 
 TWO = {"content/site.yaml": "title: Test dossier\nlanguage: en\nlanguages: [en, es]\n"}
@@ -131,7 +132,7 @@ def interface_messages() -> list:
     return [message for _, _, message, _, _ in extract_from_dir(str(PROJECT), method_map, options_map, keywords=keywords)]
 
 
-def test_every_interface_string_has_a_spanish_translation():
+def test_every_interface_string_and_every_page_of_the_documentary_has_a_spanish_translation():
     with open(LOCALE / "es/LC_MESSAGES/dossier.po", "rb") as file:
         catalog = read_po(file, locale="es")
     extracted = interface_messages()
@@ -142,6 +143,9 @@ def test_every_interface_string_has_a_spanish_translation():
         strings = entry.string if entry and isinstance(entry.string, tuple) else (entry.string if entry else "",)
         if not all(strings):
             missing.append(message)
+    # and no Spanish page of this documentary shows English text of its own: a body, a summary, a role, a figure's label...
+    site, _ = load(PROJECT)
+    missing += [f"{record.path}: {', '.join(left)}" for record, left in untranslated(site)["es"]]
     assert missing == []
 
 

@@ -33,6 +33,7 @@ def N_(text: str) -> str:
 
 
 AXIS_NAME = N_("Time axis: each mark links to its event")  # the timeline axis's accessible name (axis.py)
+NOT_TRANSLATED = N_("not translated")  # after a language's name in the switcher, where that language's page shows the original's text
 
 
 # Interface strings declared in Python, which templates pass through _(): the record types' titles and
@@ -45,7 +46,7 @@ DECLARED = [
     N_("Members"), N_("Timeline"), N_("Events here"), N_("Places in {name}"), N_("Parts of {name}"), N_("Derivatives"),
     N_("Conflicts"), N_("conflict"), N_("Conflicting accounts"),
     N_("involving"), N_("at"), N_("tagged"),
-    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"), AXIS_NAME,
+    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"), AXIS_NAME, NOT_TRANSLATED,
 ]
 
 

@@ -113,6 +113,18 @@ def missing(record: Record, fields: tuple[FieldSpec, ...], given: dict[str, Any]
     return found
 
 
+def left_untranslated(record: Record, fields: tuple[FieldSpec, ...], lang: str, body_field: str = "body") -> list[str]:
+    """Return what of a record its page in a language shows in the record's own: its body (a source's
+    notes: body_field) where it has one that no translation gives, then the translatable fields (see
+    missing()); everything, where the record has no translation into the language."""
+    record = record.original or record  # a view's record: what its own file and its translations say
+    translation = record.translations.get(lang)
+    given = translation.values if translation is not None else {}
+    own_body = value_of(record, body_field) if body_field != "body" else record.body
+    found = [body_field] if own_body and own_body.strip() and (translation is None or not translation.body.strip()) else []
+    return found + [name for name in missing(record, fields, given) if name != body_field]
+
+
 def shared_name(record: Record, name: str) -> bool:
     """Tell whether a field is a proper name, which every language shares unless a translation gives
     one: a name, a source's outlet, a site's title; not an anonymous person's name, a description."""

@@ -28,6 +28,7 @@ from ..model.schema import Event, Record
 from .contents import add_contents
 from ..model.i18n import site_languages, translations, untranslated_note
 from ..model.language_view import site_in
+from .languages import not_found_version, switch_note
 from .timeline import Filter, Part, filter_for, homes, split, timeline_filters, timeline_page
 
 
@@ -203,7 +204,7 @@ class Renderer:
         html = env.select_template(template if isinstance(template, list) else [template]).render(
             site=view, config=site.config, page=context, rel=context.rel, body_html=body_html, url=url,
             singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed},
-            lang=lang, alternates=self.alternates(context) if url != "404.html" else [], untranslated=untranslated, **values,
+            lang=lang, alternates=self.alternates(context, record) if url != "404.html" else [], untranslated=untranslated, **values,
         )
         path = output_path(context.site_url)
         self.reads[path] = frozenset(context.tokens)
@@ -245,17 +246,19 @@ class Renderer:
                   for other in self.languages if other != lang]
         return self.page("404.html", "404.html", lang=lang, body="", others=others)
 
-    def alternates(self, context: PageContext) -> list[dict[str, str]]:
+    def alternates(self, context: PageContext, record: Record | None = None) -> list[dict[str, str]]:
         """Return the page in each language of the site (none for a site of one): its language, its
-        link from this page and its address."""
+        link from this page and its address; and, where that page shows its record's body or summary
+        in the site's first language, the words that say so in its own ('sin traducir')."""
         languages = self.languages
         if len(languages) == 1:
             return []
         found = []
         for lang in languages:
             url = self.prefix(lang) + context.url
+            note = switch_note(self.site, record, lang) if record is not None and lang != languages[0] else ""
             found.append({"lang": lang, "href": export.absolute(self.site, url) or relative(context.site_url, url, portable=self.portable),
-                          "link": relative(context.site_url, url, portable=self.portable)})
+                          "link": relative(context.site_url, url, portable=self.portable), "untranslated": note})
         return found
 
     def record_page(self, record: Record, lang: str | None = None) -> tuple[str, bytes]:
@@ -336,15 +339,6 @@ class Renderer:
         output = {path: render() for path, render in self.pages().items()}
         output.update(self.extras(output))
         return output
-
-
-def not_found_version(lang: str, prefix: str, html: str) -> dict[str, Any]:
-    """Return what the page for a missing address carries of its version in another language: its
-    language and folder, its title, its body's attributes (the interface's strings) and its body."""
-    head, _, rest = html.partition("<body")
-    attributes, _, body = rest.partition(">")
-    title = head.partition("<title>")[2].partition("</title>")[0]
-    return {"lang": lang, "prefix": prefix, "title": Markup(title), "attributes": Markup(attributes), "body": Markup(body.rpartition("</body>")[0])}
 
 
 def output_path(url: str) -> str:
