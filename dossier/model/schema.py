@@ -95,6 +95,7 @@ class Review:
     date: EDate = spec("date", required=True, doc="the day of the review")
     digest: str = spec("text", required=True, doc="12 hex digits standing for the record's text and the passages it cites, as reviewed")
     sentences: list[str] = spec("texts", default=[], doc="8 hex digits for each sentence reviewed, to tell which changed since")
+    original: str | None = spec("text", doc="a translation's review: 12 hex digits standing for its original as it was then, to tell whether it changed since")
 
 
 @dataclass(frozen=True, kw_only=True)
