@@ -92,3 +92,73 @@ def test_a_spanish_pages_scripts_write_counts_as_spanish_writes_numbers(page, se
     assert page.evaluate(say) == "1.410 resultados para «x»."
     page.goto(served + "search/")
     assert page.evaluate(say) == "1410 results for “x”."  # English, as its templates write counts
+
+
+# The text a Spanish page shows as its own: every text node and label whose nearest language is the
+# page's, leaving out quoted passages (<q>, <blockquote>, a source's words between “ ” in prose) and
+# whatever is marked as another language (a source's headline, a value left untranslated).
+OWN_TEXT = """() => {
+    const lang = document.documentElement.lang, found = [];
+    const own = node => { const el = node.nodeType === 1 ? node : node.parentElement;
+        return el.closest('[lang]').getAttribute('lang') === lang && !el.closest('q, blockquote, script, style, code'); };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) if (own(walker.currentNode)) found.push(walker.currentNode.textContent);
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]'))
+        if (own(el)) for (const name of ['aria-label', 'title', 'placeholder', 'alt']) if (el.hasAttribute(name)) found.push(el.getAttribute(name));
+    return [document.title, ...found].join('\\n').replace(/“[^”]*”/g, ' ');
+}"""
+
+
+@pytest.fixture(scope="module")
+def english_strings() -> list[str]:
+    """Return the English site's own words: each interface string's words (the catalog's, less what its
+    Spanish keeps, such as 'TimelineJS'), and each value a Spanish page shows in its own words."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    from conftest import PROJECT
+    from dossier.model.i18n import LOCALE
+    from dossier.model.language_view import bare_number, translatable_fields
+    from dossier.pipeline import load
+
+    with open(LOCALE / "es/LC_MESSAGES/dossier.po", "rb") as file:
+        catalog = read_po(file, locale="es")
+    found = set()
+    for message in catalog:
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        spanish = " ".join(message.string if isinstance(message.string, tuple) else (message.string,))
+        for text in filter(None, ids):
+            for piece in re.split(r"%\(\w+\)[sd]|<[^>]+>|[“”()«»:;,.—–]", text):
+                piece = piece.strip()
+                if len(piece) >= 4 and re.search("[a-z]{2}", piece) and piece not in spanish:
+                    found.add(piece)
+    site, _ = load(PROJECT)  # each English value a reader sees, but a name, a bare number, and one its translation gives unchanged
+    for kind, records in site.records.items():
+        for record in records.values():
+            translation = record.translations.get("es")
+            given = translation.values if translation is not None else {}
+            for spec in translatable_fields(site.model, kind):
+                if spec.name in ("name", "outlet") and not getattr(record, "anonymous", False):
+                    continue
+                own, theirs = getattr(record, spec.name, None), given.get(spec.name)
+                if isinstance(own, list) and own and not isinstance(own[0], str):  # figures, claims: each item's words
+                    values = [(getattr(item, key), (words or {}).get(key)) for item, words in zip(own, theirs or [None] * len(own))
+                              for key in ("label", "value", "says") if hasattr(item, key)]
+                else:
+                    values = list(zip(own, theirs or [None] * len(own))) if isinstance(own, list) else [(own, theirs)]
+                found |= {value for value, spanish in values if value and value != spanish and not bare_number(value)}
+    found |= {site.config.title, site.config.description}
+    return sorted(found, key=len, reverse=True)
+
+
+@pytest.mark.parametrize("address", ["es/people/jorge-torres/", "es/events/aid-convoy-blocked/", "es/places/cucuta/", "es/sources/ap-desertion/"])
+def test_a_spanish_page_shows_no_english_interface_text_or_value_of_its_own(page, served, english_strings, address):
+    import re
+
+    assert len(english_strings) > 500  # the catalog's strings and the documentary's values
+    page.goto(served + address)
+    text = page.evaluate(OWN_TEXT)
+    assert "Jorge Torres" in text or "Cúcuta" in text or "Convoy" in text or "Fuente" in text  # the page's own text was read
+    leaks = [english for english in english_strings if re.search(r"(?<!\w)" + re.escape(english) + r"(?!\w)", text)]
+    assert leaks == []
