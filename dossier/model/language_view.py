@@ -15,11 +15,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from babel.numbers import NumberFormatError, format_decimal, parse_decimal
 from markupsafe import Markup, escape
 
+from .i18n import site_languages
 from .record_types import NESTED, FieldSpec, Model, field_specs
 from .schema import Record, SiteConfig
 
@@ -92,6 +94,12 @@ def translatable_fields(model: Model, collection: str) -> tuple[FieldSpec, ...]:
     return tuple(spec for spec in fields if spec.translate)
 
 
+@cache
+def item_words(kind: str) -> tuple[str, ...]:
+    """Return the words each item of a list of mappings has ('figures': label and value; 'claims': says)."""
+    return tuple(f.name for f in field_specs(NESTED[kind]) if f.translate)
+
+
 def missing(record: Record, fields: tuple[FieldSpec, ...], given: dict[str, Any]) -> list[str]:
     """Return the translatable fields of a record that a view shows in the record's own language:
     those holding words that the translation's values (given) leave out; for a list of figures or
@@ -103,10 +111,9 @@ def missing(record: Record, fields: tuple[FieldSpec, ...], given: dict[str, Any]
             continue
         words = given.get(spec.name)
         if spec.type in NESTED:
-            keys = [f.name for f in field_specs(NESTED[spec.type]) if f.translate]
             items = words or [{}] * len(own)
             if any(getattr(item, key) and key not in shown and not bare_number(getattr(item, key))
-                   for item, shown in zip(own, items) for key in keys):
+                   for item, shown in zip(own, items) for key in item_words(spec.type)):
                 found.append(spec.name)
         elif not words:
             found.append(spec.name)
@@ -161,9 +168,8 @@ def shown_value(record: Record, spec: FieldSpec, given: Any, language: Language)
     if not own:
         return own
     if spec.type in NESTED:  # figures, claims: each item's words, its own where the translation gives none
-        keys = [f.name for f in field_specs(NESTED[spec.type]) if f.translate]
         items = given or [{}] * len(own)
-        return [dataclasses.replace(item, **{key: shown_item(getattr(item, key), words.get(key), language) for key in keys})
+        return [dataclasses.replace(item, **{key: shown_item(getattr(item, key), words.get(key), language) for key in item_words(spec.type)})
                 for item, words in zip(own, items)]
     if given:
         return given
@@ -220,8 +226,6 @@ def site_in(site: Any, lang: str, note: str, previous: Any = None) -> Any:
     """Return the linked site as a language other than its first shows it (note: how a value left
     in the first reads marked, 'en inglés'). previous: the view of an earlier version of the site,
     whose records are kept where the site's record is the same."""
-    from .i18n import site_languages
-
     language = Language(lang, site_languages(site.config)[0], note)
     same = previous is not None and previous.model is site.model and site_languages(previous.config)[0] == language.first
     kept = previous.records if same else {}
