@@ -131,10 +131,12 @@ def command_add_source(args: argparse.Namespace) -> int:
 
 
 def command_check(args: argparse.Namespace) -> int:
-    from .pipeline import check
+    from .pipeline import checked, translation_counts
 
-    problems = check(Path(args.source), strict=args.strict, drafts=args.drafts)
+    site, problems = checked(Path(args.source), strict=args.strict, drafts=args.drafts)
     print_problems(problems, args.shown, brief(args))
+    for line in translation_counts(site):
+        print(line)
     print("check passed: every reference resolved and every quote found in its source")
     return 0
 

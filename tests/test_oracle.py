@@ -51,6 +51,7 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "home_headings": {"figures": "How many", "featured": {"en": "Who it is about"}},
     "extra_css": ["https://example.org/desk.css"], "extra_js": ["https://example.org/desk.js"],
     "images": [{"file": "photo.png", "alt": "A photo", "credit": "Photo: A. Checker", "licence": "CC0 1.0"}],
+    "translations": {"es": {"title": "Un expediente", "description": "Una descripción.", "tags": {"aid": "ayuda"}}},
 }
 EVIDENCE = {  # evidence for facts each edited record holds by then (its lists have gained 'Changed' or an id)
     "jorge-torres": {"roles": {"Changed": '[@ap "Sgt. Jorge Torres"]'}, "places": {"cucuta": '[@ap-copy "A translation" sole]'}},

@@ -7,7 +7,8 @@
 - a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`;
 - a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py);
 - a date whose evidence names a day, month or year it cannot mean (datecheck.py);
-- an image written in a body's Markdown, which the page does not show (images.py).
+- an image written in a body's Markdown, which the page does not show (images.py);
+- where the site requires its translations, a page of another language showing text in the first (coverage.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from typing import Any
 
 from .datecheck import contradicted_dates
+from .coverage import untranslated_problems
 from .evidence import unsupported_in
 from .images import markdown_images
 from .names import audited_seeds, known_names, uncovered_names
@@ -101,7 +103,7 @@ def audit(site: Site) -> list[Problem]:
     stand_ins = [p for record in site.all_records() for p in stand_in_markers(site, record)]
     derivatives = derivatives_of(site)
     facts = [p for record in site.all_records() for p in facts_problems(record, site.model[record.collection], derivatives)]
-    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + facts + uncited_sources(site) + uncovered_names(site)
+    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + facts + uncited_sources(site) + uncovered_names(site) + untranslated_problems(site)
 
 
 class Auditor:
@@ -132,4 +134,4 @@ class Auditor:
         seed_key = [(source.id, source.seed, seed.text) for source, seed in seeds] + [site.config.name_check]
         if self.names is None or self.names[0] != known or self.names[1] != seed_key:
             self.names = (known, seed_key, uncovered_names(site))
-        return sorted(per_record + uncited_sources(site) + self.names[2])
+        return sorted(per_record + uncited_sources(site) + self.names[2] + untranslated_problems(site))

@@ -105,6 +105,10 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
         return convert_evidence(value, key, check.document.path, check.document.line_of, check.error)
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
+    if type_name == "site-translations":
+        from .site_translations import convert_site_translations
+
+        return convert_site_translations(value, key, check)
     if type_name == "words":
         return convert_words(value, key, check)
     if type_name in NESTED and type_name not in LISTS:  # age, review, name_check, home_headings

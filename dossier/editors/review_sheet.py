@@ -25,7 +25,7 @@ def text_sheet(found: list[RecordSheet]) -> str:
     out: list[str] = []
     for sheet in found:
         record = sheet.record
-        out += [f"{record.path}: {record.label}: {sheet.summary}", ""]
+        out += [f"{record.path}: {sheet.title}: {sheet.summary}", ""]
         for item in sheet.sentences:
             mark = "  [changed]" if item.changed else ""
             out.append(f"  {record.path}:{item.sentence.line}: {item.sentence.text}{mark}")
@@ -80,7 +80,7 @@ def html_sheet(found: list[RecordSheet], title: str = "Review sheet") -> str:
                          f'{"" if fact.how.startswith("derived") else html_checks(distinct(fact.checks))}</li>')
         for line, check in sheet.other_citations:
             items.append(f'<li><p><span class="line">{e(line)}</span> Front matter</p>{html_checks([check])}</li>')
-        parts.append(f'<section id="{e(anchor(sheet.record))}"><h2>{e(sheet.record.label)} <small>{e(sheet.record.path)}</small></h2>'
+        parts.append(f'<section id="{e(anchor(sheet.record))}"><h2>{e(sheet.title)} <small>{e(sheet.record.path)}</small></h2>'
                      f'<p class="state">{e(sheet.summary)}</p><ol class="sentences">{"".join(items)}</ol></section>')
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -110,5 +110,6 @@ SHEET_STYLE = ("body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1
 
 
 def anchor(record: Record) -> str:
-    """Return the id of a record's part of the HTML sheet."""
-    return f"{record.collection}-{record.id}"
+    """Return the id of a record's part of the HTML sheet (a translation's: with its language)."""
+    lang = getattr(record, "lang", None)
+    return f"{record.collection}-{record.id}" + (f"-{lang}" if lang else "")

@@ -74,6 +74,9 @@ def value_schema(kind: str, ids: dict[str, list[str]]) -> dict[str, Any]:
     if kind in NESTED:
         mapping = object_schema(field_specs(NESTED[kind]), ids)
         return {"type": "array", "items": mapping} if kind in LISTS else mapping
+    if kind == "site-translations":  # each other language's title, description and tag names
+        words = {"title": dict(TEXT), "description": dict(TEXT), "tags": {"type": "object", "additionalProperties": dict(TEXT)}}
+        return {"type": "object", "additionalProperties": {"type": "object", "properties": words, "additionalProperties": False}}
     return {}  # 'types' in site.yaml: checked by the model itself
 
 

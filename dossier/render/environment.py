@@ -29,7 +29,8 @@ from .axis import axis_figure
 from .contents import contents_marker
 from .glance import at_a_glance
 from .images import image_view
-from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations
+from ..model.language_view import InLanguage, plain
+from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations, untranslated_note
 from .timeline import Filter, Part, facet_values, facets, timeline_filters
 
 OFTEN_CITED = 3  # records citing a piece of an article for its mark to be the stronger one on the source page
@@ -71,10 +72,13 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals["words"] = lambda value: in_language(value, lang, first_language)  # a setting's text in the page's language (settings.py)
     env.globals["asset"] = asset
     env.globals["image_view"] = image_view
+    env.globals["untranslated_note"] = untranslated_note(first_language, lang)  # how a text left in it is marked: 'en inglés'
     env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
     env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
     env.filters["inner_quotes"] = inner_quotes
-    env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
+    env.filters["provenance"] = lambda text: text.wrap(mark_inferred(str(text), words.gettext("inferred"))) if isinstance(text, InLanguage) else mark_inferred(text, words.gettext("inferred"))
+    env.filters["plain"] = plain  # a value without its language's mark: for an attribute, or a page's title
+    env.globals["tag_name"] = lambda config, tag: config.tag_names.get(tag, tag)
     env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
     env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
     env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
