@@ -42,12 +42,13 @@ def test_required_translations_warn_of_each_page_that_shows_the_first_languages_
         "content/people/jorge-torres.es.md:1: warning: the translation into Spanish (es) leaves out the body, roles and status: its page in es/ shows them in English",
         "content/places/cucuta.md:1: warning: no translation into Spanish (es): its page in es/ shows it in English; write content/places/cucuta.es.md",
         "content/sources/ap.es.yaml:1: warning: the translation into Spanish (es) leaves out the notes: its page in es/ shows it in English",
-        "0 errors, 3 warnings",
+        "3 warnings: 3 pages not translated",
         "es: 15 of 18 pages translated; 3 show en text (listed as warnings)",
         "check passed: every reference resolved and every quote found in its source",
     ]
     code, _, err = run(capsys, "check", "--strict", "--source", str(root))
-    assert code == 1 and "content/places/cucuta.md:1: warning: no translation into Spanish (es)" in err  # --strict fails on them
+    assert code == 1 and "content/places/cucuta.md:1: error: no translation into Spanish (es)" in err  # --strict fails on them
+    assert err.splitlines()[-1] == "3 errors: 3 pages not translated; --strict makes warnings errors"
 
 
 def test_a_translated_site_that_requires_its_translations_passes_strict(make_site, capsys):

@@ -48,10 +48,11 @@ def untranslated_problems(site: Site) -> list[Problem]:
             translation = record.translations.get(lang)
             if translation is None:
                 problems.append(Problem(record.path, 1, 0, "warning", f"no translation into {name}: its page in {lang}/ shows it in {shown}; "
-                                                                      f"write {translation_path(record, lang)}"))
+                                                                      f"write {translation_path(record, lang)}", kind="page not translated"))
             else:
                 what = [("the " + part) if part in ("body", "notes") else part for part in left]
                 listed = ", ".join(what[:-1]) + " and " + what[-1] if len(what) > 1 else what[0]
                 problems.append(Problem(translation.path, 1, 0, "warning", f"the translation into {name} leaves out {listed}: "
-                                                                           f"its page in {lang}/ shows {'them' if len(what) > 1 else 'it'} in {shown}"))
+                                                                           f"its page in {lang}/ shows {'them' if len(what) > 1 else 'it'} in {shown}",
+                                                                           kind="page not translated"))
     return problems

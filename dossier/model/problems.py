@@ -76,6 +76,7 @@ KINDS = {
     "source cited nowhere": "sources cited nowhere",
     "date its evidence contradicts": "dates their evidence contradicts",
     "image in Markdown": "images in Markdown",
+    "page not translated": "pages not translated",
 }
 
 
