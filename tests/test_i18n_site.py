@@ -113,6 +113,13 @@ def test_bad_translations_are_reported_at_their_line(make_site, files, expected)
     assert any(problem.startswith(expected) for problem in found), found
 
 
+def test_a_record_that_fails_to_parse_yields_its_own_error_and_none_about_its_translation(make_site):
+    torres = BASE_FILES["content/people/jorge-torres.md"].replace("places: [cucuta]", "places: [cucuta")  # a `[` never closed
+    found = problems_of(make_site({**TWO, "content/people/jorge-torres.md": torres, "content/people/jorge-torres.es.md": TORRES_ES}))
+    assert [p for p in found if "jorge-torres" in p.partition(":")[0]] == [
+        "content/people/jorge-torres.md:5:9: error: invalid YAML: this '[' is never closed with ']'"], found
+
+
 def test_the_documentary_translates_every_person_and_event_and_its_home_and_about_pages():
     for collection in ("people", "events"):
         originals = {p.name[:-3] for p in (PROJECT / "content" / collection).glob("*.md") if p.suffixes == [".md"]}

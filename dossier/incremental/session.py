@@ -132,8 +132,8 @@ class Session:
             inputs = self.inputs
             entries = [inputs.entries[path] for path in sorted(inputs.entries)]
             known = {e.document.path: (e.record, e.validation_problems) for e in entries if e.document is not None}
-            records, failed, validation = validate([e.document for e in entries if e.document is not None], known, inputs.model)
-            failed |= inputs.failed()
+            unreadable = inputs.failed()  # a file that failed to read is reported as such, and not again through its translations
+            records, failed, validation = validate([e.document for e in entries if e.document is not None], known, inputs.model, unreadable)
             self.file_problems = inputs.model_problems + inputs.listing + [p for e in entries for p in e.read_problems] + validation + inputs.seed_problems
         if self.site is not None and keys is not None and can_relink(self.site, records, failed, self.failed, keys):
             site, per_file = relink(self.site, records, failed, keys)
