@@ -87,7 +87,6 @@ class RecordType:
     creatable: bool = True  # `dossier new <singular>` writes one
     audited: bool = True  # each paragraph of its body must cite a source
     on_home: bool = False  # the home page counts or lists its records
-    search_type: str = ""  # what search results call it; default: the singular, capitalised
     facets: tuple[str, ...] = ()  # for events: its fields that filter the timeline, in the order the timeline lists them
     export: Callable[[Any, Record], dict] | None = None  # its entry in data/site.json; None: not exported
     custom: bool = False  # declared by the project, not by dossier
@@ -199,11 +198,6 @@ class CustomRecord(Record):
 def record_type_of(model: Model, collection: str) -> RecordType:
     """Return the declaration of a collection, or of the site settings."""
     return SETTINGS if collection == "site" else model[collection]
-
-
-def linkable(model: Model) -> tuple[str, ...]:
-    """Return the collections whose records have pages, in linking order."""
-    return tuple(model)
 
 
 def facet_fields(model: Model) -> Iterator[tuple[str, str, FieldSpec]]:

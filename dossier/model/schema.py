@@ -7,7 +7,7 @@ validating stage checks and the `new` command scaffolds from.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .dates import EDate
@@ -269,8 +269,3 @@ class Translation(Record):
     def label(self) -> str | None:  # type: ignore[override]
         """Return the name a link to the record shows in this language, if the translation gives one."""
         return self.values.get("name") or self.values.get("title")
-
-
-def content_fields(record_type: type) -> list:
-    """Return the editor-facing fields of a record type, in declaration order."""
-    return [f for f in fields(record_type) if "type" in f.metadata]

@@ -70,17 +70,6 @@ class Document:
         return self.lines.get((), 1)
 
 
-@dataclass
-class Corpus:
-    """Everything read from a project folder."""
-
-    documents: list[Document]
-    seeds: dict[str, str]  # seed file name -> text
-    problems: list[Problem]
-    unreadable: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) of files that failed to parse; ('seeds', name) of seeds
-    model: Model = field(default_factory=lambda: dict(BUILT_IN))  # the record types, with the project's own
-
-
 def is_editor_artifact(name: str) -> bool:
     """Tell whether a file name is an editor's temp, swap or backup file."""
     return name.startswith((".", "#")) or name.endswith(("~", ".swp", ".swx", ".tmp", ".bak"))
@@ -324,22 +313,3 @@ def read_seeds(root: Path) -> tuple[dict[str, str], list[Problem]]:
         if text is not None:
             seeds[file.name] = text
     return seeds, problems
-
-
-def read_project(root: Path) -> Corpus:
-    """Read every content file and seed of a project folder, the record types site.yaml declares first."""
-    model, problems = read_model(root)
-    files, listing = content_files(root, model)
-    problems += listing
-    documents = []
-    unreadable = set()
-    for file in files:
-        document, found = read_document(root, file)
-        problems += found
-        if document is not None:
-            documents.append(document)
-        else:
-            unreadable.add((file.parent.name, file.stem))
-    seeds, found = read_seeds(root)
-    unreadable |= {("seeds", problem.path.rpartition("/")[2]) for problem in found if problem.severity == "error"}
-    return Corpus(documents, seeds, problems + found, unreadable, model)

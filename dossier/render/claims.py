@@ -206,11 +206,6 @@ def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | No
     return found
 
 
-def site_claims(site: Any) -> dict[str, list[Claim]]:
-    """Return every claim of a linked site by support level (see ClaimIndex)."""
-    return ClaimIndex().claims(site)
-
-
 def level_slug(level: str) -> str:
     """Return the folder of a support level's pages under claims/."""
     return "derivative-only" if level == DERIVATIVE else f"{level}-source{'s' * (level != '1')}"
