@@ -11,7 +11,7 @@ from ..model.dateparse import parse_date
 from ..model.dates import DateError
 from .evidence import convert_evidence
 from ..model.problems import Problem, did_you_mean
-from ..read.documents import Document
+from ..read.documents import Document, column_of
 from ..model.record_types import LISTS, NESTED, FieldSpec, field_specs
 from ..model.slug import fold_id, is_valid_id
 
@@ -23,8 +23,12 @@ class FieldCheck:
     document: Document
     problems: list[Problem]
 
-    def error(self, key: tuple, message: str) -> None:
-        self.problems.append(Problem(self.document.path, self.document.line_of(*key), 0, "error", message))
+    def error(self, key: tuple, message: str, column: int = 0) -> None:
+        self.problems.append(Problem(self.document.path, self.document.line_of(*key), column, "error", message))
+
+    def column_of(self, *key: Any) -> int:
+        """Return where a key path's value starts on its line (0 if not known)."""
+        return column_of(self.document.lines, *key)
 
 
 def describe(value: Any) -> str:
@@ -98,7 +102,7 @@ def convert(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
                 items.append(converted)
         return items
     if type_name == "evidence":
-        return convert_evidence(value, key, check.document.path, check.document.line_of, check.error)
+        return convert_evidence(value, key, check.document.path, check.document.line_of, check.error, check.column_of)
     if type_name == "types":  # checked by model.custom_types() before anything else is read
         return value
     if type_name in ("age", "review"):

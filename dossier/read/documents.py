@@ -49,6 +49,21 @@ FENCE = re.compile(r"^---[ \t]*$")
 KeyPath = tuple  # ('age', 'quote') or ('figures', 0, 'quote')
 
 
+class KeyLines(dict):
+    """The file line of every key path of a front matter, and in columns where each value's text
+    starts on its line (from 1; inside the quotes of a quoted value), so that a problem found
+    inside a value, such as a misquoted citation under `evidence:`, names its column."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.columns: dict[KeyPath, int] = {}
+
+
+def column_of(lines: dict, *key: Any) -> int:
+    """Return the column where a key path's value starts on its line, or 0 where it is not known."""
+    return getattr(lines, "columns", {}).get(key, 0)
+
+
 @dataclass
 class Document:
     """One content file: its kind, id, front matter (with file lines per key) and body."""
@@ -135,7 +150,7 @@ class _NodeIndex:
 
     def __init__(self, loader: Any, path: str, offset: int):
         self.loader, self.path, self.offset = loader, path, offset
-        self.lines: dict[KeyPath, int] = {}
+        self.lines = KeyLines()
         self.problems: list[Problem] = []
         self.visited: set[int] = set()
 
@@ -158,6 +173,8 @@ class _NodeIndex:
             return
         self.visited.add(id(node))
         self.lines[key] = node.start_mark.line + 1 + self.offset
+        if isinstance(node, yaml.ScalarNode):
+            self.lines.columns[key] = node.start_mark.column + 1 + (node.style in ("'", '"'))
         if not self.plain(node):
             shown = node.tag.replace(YAML_TAG, "!!")
             self.error(node, f"YAML tag '{shown}' is not supported; write the value without it (quote it to make it text)")
