@@ -128,11 +128,14 @@ def command_add_source(args: argparse.Namespace) -> int:
 
 
 def command_check(args: argparse.Namespace) -> int:
-    from .pipeline import check
+    from .pipeline import check_project
 
-    problems = check(Path(args.source), strict=args.strict, drafts=args.drafts)
+    problems, left_out = check_project(Path(args.source), strict=args.strict, drafts=args.drafts)
     print_problems(problems)
     print("check passed: every reference resolved and every quote found in its source")
+    if left_out:
+        count = len(left_out)
+        print(f"left out {count} draft{'s' * (count != 1)} ({', '.join(left_out)}): `check --drafts` checks {'them' if count != 1 else 'it'} too")
     return 0
 
 

@@ -52,9 +52,18 @@ def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
 def check(root: Path, *, strict: bool = False, drafts: bool = False) -> list[Problem]:
     """Validate everything and write nothing; raise ContentError on errors (warnings too if strict,
     but a draft's own)."""
-    _, problems = load(root, drafts)
-    stop_on_problems(problems, strict)
-    return problems
+    return check_project(root, strict=strict, drafts=drafts)[0]
+
+
+def check_project(root: Path, *, strict: bool = False, drafts: bool = False) -> tuple[list[Problem], list[str]]:
+    """Check as check() does; return the problems and the files of the drafts the check left out
+    (none with drafts), so that a passing check can say what it did not look at."""
+    from .incremental.session import Session
+
+    session = Session(root, drafts="in" if drafts else "out")
+    session.load()
+    stop_on_problems(session.problems, strict)
+    return session.problems, [] if drafts else sorted(session.drafts.values())
 
 
 def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False, base_url: str | None = None,

@@ -31,6 +31,17 @@ def test_new_then_check_gives_warnings_only(make_site, capsys):
     assert "check passed" in out
 
 
+def test_a_passing_check_says_which_drafts_it_left_out(make_site, capsys):
+    root = make_site({"content/people/ana-ruiz.md": DRAFT})
+    code, out, _ = run(capsys, "check", "--strict", "--source", str(root))
+    assert code == 0 and out.splitlines() == [
+        "check passed: every reference resolved and every quote found in its source",
+        "left out 1 draft (content/people/ana-ruiz.md): `check --drafts` checks it too",
+    ]
+    code, out, _ = run(capsys, "check", "--drafts", "--source", str(root))
+    assert code == 0 and out.splitlines() == ["check passed: every reference resolved and every quote found in its source"]
+
+
 def test_a_new_file_cites_nothing_that_does_not_exist(make_site, capsys):
     root = make_site()
     run(capsys, "new", "person", "José Gómez", "--source", str(root))
