@@ -197,7 +197,7 @@ def test_a_content_error_shows_on_every_page_until_it_is_fixed(make_site):
         server.wait_for(r"error: unknown link")
         for path in ["/", "/people/jorge-torres/", "/no/such/page/", "/about"]:
             status, body = server.get(path)
-            assert status == 500 and b"content/people/jorge-torres.md:8: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
+            assert status == 500 and b"content/people/jorge-torres.md:8:76: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
         assert server.get("/static/style.css")[0] == 200
         edit(root, PERSON, "See [[aid-convoi]].", "See [[aid-convoy]].")
         server.wait_for(r"rendered")

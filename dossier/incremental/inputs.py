@@ -110,6 +110,7 @@ class Edits:
     seeds: bool = False  # a seed changed: every quote must be found again
     relisted: bool = False  # content files came or went
     reloaded: bool = False  # the record types changed: everything was read again
+    files: list[str] = field(default_factory=list)  # the input files whose bytes changed, came or went (no editor's temporary file)
 
 
 class Inputs:
@@ -176,9 +177,12 @@ class Inputs:
         real_folders.cache_clear()
         edits = Edits()
         relisted = False
+        touched: list[str] = []  # the paths named whose bytes changed, came or went
         for relative in sorted(set(paths)):
             path = theme.input_path(self.root, relative)
             data = file_digest(path) if path.is_file() else None
+            if data != self.digests.get(relative):
+                touched.append(relative)
             if data is None:
                 self.digests.pop(relative, None)
             else:
@@ -196,6 +200,7 @@ class Inputs:
             elif relative == "content/site.yaml" and read_model(self.root) != (self.model, self.model_problems):
                 self.load()  # other record types: every file is read and validated again
                 edits.changed = edits.reloaded = True
+                edits.files = ["content/site.yaml"]
                 return edits
             elif parts[0] == "content":
                 stray = any(p.path == relative for p in self.listing)  # its "ignored" warning may go
@@ -207,7 +212,18 @@ class Inputs:
         if relisted:
             edits.relisted = True
             edits.changed = self.relist(edits) or edits.changed
+        edits.files = [relative for relative in touched if self.is_input(relative, edits)]
         return edits
+
+    def is_input(self, relative: str, edits: Edits) -> bool:
+        """Tell whether a path names a file the build reads (or read until it went): a content file,
+        a seed, a template or static file, not an editor's temporary file beside them."""
+        parts = relative.split("/")
+        if len(parts) < 2 or any(is_editor_artifact(part) for part in parts[1:]):
+            return False
+        if parts[0] == "content":
+            return relative in self.entries or relative in edits.records.values()
+        return parts[0] == "seeds" or theme.theme_part(relative) is not None
 
     def relist(self, edits: Edits) -> bool:
         """List content/ again after files came or went, noting their records in edits; return whether anything changed."""

@@ -43,6 +43,7 @@ class Outcome:
     removed: set[str] = field(default_factory=set)  # output files that no longer exist
     problems: list[Problem] = field(default_factory=list)
     changed: bool = False  # whether any input changed at all
+    edited: list[str] = field(default_factory=list)  # the input files that changed (a preview names them)
     rendered: int = 0  # pages rendered
     seconds: float = 0.0
 
@@ -320,10 +321,11 @@ class Session:
     def update(self, paths: Iterable[str], previous: Path | None = None) -> Outcome:
         """Take in edits to the named files: read, link and render what they change."""
         started = time.perf_counter()
-        if not self.take(self.inputs.refresh(paths)):
+        edits = self.inputs.refresh(paths)
+        if not self.take(edits):
             return Outcome(problems=self.problems, seconds=time.perf_counter() - started)
         outcome = self.render(previous)
-        outcome.changed = True
+        outcome.changed, outcome.edited = True, edits.files
         outcome.seconds = time.perf_counter() - started
         return outcome
 

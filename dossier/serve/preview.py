@@ -119,7 +119,7 @@ class Preview:
             print(f"dossier: rebuild failed: {error!r}", file=sys.stderr)
             self.broken = True
         if outcome.changed:
-            self.apply(outcome, ", ".join(sorted(paths)[:3]) + (" ..." if len(paths) > 3 else ""))
+            self.apply(outcome, edited_files(outcome.edited or sorted(p for p in paths if theme.input_path(self.root, p).is_file())))
         gc.collect()  # only what this rebuild made: the rest is frozen
         gc.freeze()
         loop = IOLoop.current()
@@ -194,6 +194,12 @@ class Preview:
         waiting for it: the preview's folder, with whatever it wrote there, is removed next."""
         if self.indexing is not None:
             self.indexing.stop(wait=False)
+
+
+def edited_files(paths: list[str]) -> str:
+    """Return how the rebuild line names the files saved: the first three, then how many more."""
+    more = len(paths) - 3
+    return ", ".join(paths[:3]) + (f" and {more} more" if more > 0 else "")
 
 
 def watchers(root: Path, callback: Callable[[set[str]], None]) -> list:
