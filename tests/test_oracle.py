@@ -177,3 +177,18 @@ def test_on_a_timeline_split_by_year_and_month_an_events_edits_give_what_a_cold_
     oracle.edit(event, "title: Later", "title: Later still", "an event's title")
     oracle.edit(event, "date: 2018-12-30", "date: 2019-02-28", "an event back: 2019 split by month again")
     oracle.edit(event, None, None, "an event deleted: the timeline is one page again")
+
+
+CATALOG = "dossier/locale/es/LC_MESSAGES/dossier.po"
+
+
+def test_an_edit_of_a_catalog_renders_the_pages_of_its_language_as_a_cold_build_does(make_site, tmp_path, package_theme, package_catalogs):
+    root = make_site({**PROJECT, "content/site.yaml": PROJECT["content/site.yaml"] + "languages: [en, es]\n"})
+    (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
+    oracle = Oracle(root, tmp_path)
+    spanish = {path for path in oracle.files if path.startswith("es/") and path.endswith(".html")}
+    rendered = oracle.edit(CATALOG, 'msgstr "Ir al contenido"', 'msgstr "Saltar al contenido"', "a template's string, on every page of its language")
+    assert rendered == len(spanish)  # the Spanish pages, not the English ones
+    assert "Saltar al contenido" in oracle.files["es/people/jorge-torres/index.html"].decode()
+    oracle.edit(CATALOG, 'msgstr\\[0\\] "%\\(num\\)d fuente"', 'msgstr[0] "%(num)d fuente independiente"', "a string of a rendered body: the count of sources after a claim")
+    assert "1 fuente independiente" in oracle.files["es/people/jorge-torres/index.html"].decode()

@@ -13,12 +13,13 @@ from dataclasses import dataclass, fields
 from typing import Collection, Iterable
 
 from ..check.link import Key, Site
-from ..model.i18n import language_prefixes
+from ..model.i18n import language_prefixes, site_languages
 from ..render.reads import Token, token
 from ..render.pages import output_path
 from ..model.dates import month_key
 from ..model.schema import Record
 from ..render.timeline import homes
+from .inputs import digest
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -172,3 +173,24 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], 
         exports = exports or c.meta or c.citations
     paths |= {path for path in pages if path not in reads or not tokens.isdisjoint(reads[path])}
     return {path for path in paths if path in pages}, exports
+
+
+def pages_in(pages: Iterable[str], config: object, languages: set[str]) -> set[str]:
+    """Return the pages of the site in these languages: the first language's at the root, each other's under its folder."""
+    prefixes = dict(zip(site_languages(config), language_prefixes(config)))
+    others = tuple(prefix for prefix in prefixes.values() if prefix)
+    found: set[str] = set()
+    for lang in languages & prefixes.keys():
+        prefix = prefixes[lang]
+        found |= {path for path in pages if path.startswith(prefix)} if prefix else {path for path in pages if not others or not path.startswith(others)}
+    return found
+
+
+def claims_digest(shown: tuple | bytes) -> bytes:
+    """Return a digest of what a claims page shows, to keep on disk with the session."""
+    return shown if isinstance(shown, bytes) else digest(repr(shown).encode("utf-8"))
+
+
+def same_claims(before: tuple | bytes | None, now: tuple) -> bool:
+    """Tell whether a claims page shows what it showed (before: as shown, or its digest after a reload)."""
+    return before == now if not isinstance(before, bytes) else before == claims_digest(now)

@@ -72,6 +72,7 @@ class Session:
         self.rendered: Site | None = None  # the site as last rendered
         self.pending: set[Key] | None = EVERYTHING  # records changed since the last render
         self.extras_pending = True  # static files changed since the last render
+        self.languages_pending: set[str] = set()  # languages whose interface catalog changed since the last render: their pages render again
         self.renderer: Renderer | None = None
         self.pages: dict[str, Callable[[], bytes]] = {}
         self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
@@ -215,7 +216,9 @@ class Session:
             new_pages = set(self.pages) - before
         found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.reads)  # type: ignore[arg-type]
         paths, extras = (set(self.pages), True) if found is EVERYTHING else found
-        paths |= {path for path, shown in claims.items() if not same_claims(self.claims_shown.get(path), shown)}
+        paths |= {path for path, shown in claims.items() if not graph.same_claims(self.claims_shown.get(path), shown)}
+        if self.languages_pending:
+            paths |= graph.pages_in(self.pages, self.site.config, self.languages_pending)
         self.claims_shown, self.claims_version = claims, version
         return sorted(paths | new_pages), extras or self.extras_pending or (self.portable and bool(paths))
 
@@ -297,12 +300,16 @@ class Session:
                 self.reads.pop(path, None)
             self.page_paths = set(self.pages)
         self.written.update(digests)
-        self.rendered, self.pending, self.extras_pending = self.site, set(), False
+        self.rendered, self.pending, self.extras_pending, self.languages_pending = self.site, set(), False, set()
 
     def take(self, edits: Edits) -> bool:
         """Take in what a refresh of the inputs found changed and link again; return whether anything did."""
-        if edits.templates or edits.static or edits.reloaded:
-            self.renderer = None  # it lists the template and static folders when made
+        if edits.templates or edits.static or edits.reloaded or edits.catalogs:
+            self.renderer = None  # it lists the template and static folders when made, and installs each language's catalog
+        if edits.catalogs:
+            self.languages_pending |= edits.catalogs
+            self.pages = {}  # its pages' functions belong to the renderer before, and its catalogs
+            self.extras_pending = True  # the exports of a language use its catalog too (the feed's "Read more")
         if edits.static:
             self.extras_pending = True
         if edits.templates or edits.seeds or edits.reloaded:
@@ -331,18 +338,9 @@ class Session:
 
     def up_to_date(self) -> bool:
         """Tell whether nothing changed since the last render."""
-        return self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
+        return (self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
+                and not self.languages_pending)
 
     def __getstate__(self) -> dict:
         """Keep everything but the renderer and its page functions, which are made again on demand."""
-        return {**self.__dict__, "renderer": None, "pages": {}, "claims_shown": {path: claims_digest(shown) for path, shown in self.claims_shown.items()}}
-
-
-def claims_digest(shown: tuple | bytes) -> bytes:
-    """Return a digest of what a claims page shows, to keep on disk with the session."""
-    return shown if isinstance(shown, bytes) else digest(repr(shown).encode("utf-8"))
-
-
-def same_claims(before: tuple | bytes | None, now: tuple) -> bool:
-    """Tell whether a claims page shows what it showed (before: as shown, or its digest after a reload)."""
-    return before == now if not isinstance(before, bytes) else before == claims_digest(now)
+        return {**self.__dict__, "renderer": None, "pages": {}, "claims_shown": {path: graph.claims_digest(shown) for path, shown in self.claims_shown.items()}}

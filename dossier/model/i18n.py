@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import gettext
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -26,6 +27,7 @@ from .schema import Record
 
 TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
+CATALOGS = "dossier/locale"  # how the catalogs are named among a build's inputs (incremental/inputs.py): dossier/locale/es/LC_MESSAGES/dossier.po
 DOMAIN = "dossier"
 LANGUAGES = ("en", "es")  # the languages whose interface dossier carries
 
@@ -183,6 +185,30 @@ def compile_catalog(po: Path, mo: Path) -> None:
     with partial.open("wb") as file:
         write_mo(file, messages)
     partial.replace(mo)
+
+
+def catalog_language(relative: str) -> str | None:
+    """Return the language whose catalog an input's name is (dossier/locale/es/LC_MESSAGES/dossier.po -> 'es'), or None."""
+    parts = relative.split("/")
+    if relative.startswith(CATALOGS + "/") and len(parts) == 5 and parts[3:] == ["LC_MESSAGES", f"{DOMAIN}.po"]:
+        return parts[2]
+    return None
+
+
+@cache
+def catalog_digest(lang: str) -> str:
+    """Return a digest of a language's catalog (empty for English, which has none): a rendered body
+    holds words from it (its claims' counts of sources), so the body cache keeps it under this too."""
+    po = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang == "en" or lang not in LANGUAGES or not po.is_file():
+        return ""
+    return hashlib.blake2b(po.read_bytes(), digest_size=8).hexdigest()
+
+
+def forget_catalogs() -> None:
+    """Forget the catalogs read so far, after one was edited: the next page reads it again."""
+    for cached in (translations, interface_strings, catalog_digest):
+        cached.cache_clear()
 
 
 @cache

@@ -18,6 +18,7 @@ from typing import Callable
 from tornado.ioloop import IOLoop
 
 from ..incremental.lastbuild import open_session
+from ..model import i18n
 from ..model.problems import BuildFailure, Problem, UsageError, print_problems
 from ..publish.staging import carry_over, update_in_place, walk_files
 from ..search.indexing import Indexing
@@ -204,8 +205,10 @@ def edited_files(paths: list[str]) -> str:
 
 def watchers(root: Path, callback: Callable[[set[str]], None]) -> list:
     """Return the watchers of the project's inputs: its content/, templates/ and seeds/, and the
-    package's theme (edited when working on dossier itself), whose files they name dossier/templates/..."""
-    return [watcher(root, WATCHED, callback), watcher(theme.THEME_ROOT, [theme.THEME], callback)]
+    package's theme and interface catalogs (edited when working on dossier itself), whose files they
+    name dossier/templates/... and dossier/locale/..."""
+    return [watcher(root, WATCHED, callback), watcher(theme.THEME_ROOT, [theme.THEME], callback),
+            watcher(i18n.LOCALE.parent.parent, [i18n.CATALOGS], callback)]
 
 
 def interrupt(signum: int, frame: object) -> None:
