@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 from .problems import Problem, did_you_mean
 from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, Review, SiteConfig, Source
 
-FIELD_TYPES = ("text", "texts", "bool", "int", "date", "url", "slugs")  # besides enum:a|b, id:<collection>, ids:<collection>
+DECLARABLE = ("text", "texts", "bool", "int", "date", "url", "slugs")  # the field types a project may declare (each one of check/fields.py's table), besides enum:a|b, id:<collection>, ids:<collection>
 NESTED = {"age": Age, "figures": Figure, "claims": Claim, "review": Review}  # mapping fields, and what they hold
 LISTS = ("figures", "claims")  # the nested fields that hold a list of mappings
 
@@ -305,9 +305,9 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
             if not isinstance(declaration.get(flag, False), bool):
                 error(f"'{flag}' of field '{name}' should be true or false", *where, flag)
         kind = declaration.get("type")
-        valid = isinstance(kind, str) and (kind in FIELD_TYPES or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
+        valid = isinstance(kind, str) and (kind in DECLARABLE or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
         if not valid:
-            choices = ", ".join(FIELD_TYPES) + ", id:<type>, ids:<type>, enum:a|b"
+            choices = ", ".join(DECLARABLE) + ", id:<type>, ids:<type>, enum:a|b"
             error(f"field '{name}' of type '{collection}' has type {kind!r}; use one of {choices}", *where, "type")
             continue
         many = kind in ("texts", "slugs") or kind.startswith("ids:")
