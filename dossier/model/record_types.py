@@ -212,6 +212,13 @@ def facet_fields(model: Model) -> Iterator[tuple[str, str, FieldSpec]]:
                 yield rtype.collection, rtype.collection, spec
 
 
+def facet_title(model: Model, collection: str, spec: FieldSpec) -> str:
+    """Return the title of a timeline facet: the record type it filters by ('People'), or for a
+    facet that names no record type, its field's name ('Tags')."""
+    values = spec.target if collection == "events" else collection
+    return model[values].title if values in model else spec.name.capitalize()  # type: ignore[index]
+
+
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 TYPE_KEYS = {"singular", "title", "fields", "template", "audited", "on_home"}
 FIELD_KEYS = {"type", "required", "doc", "inverse", "facet", "evidence", "translate"}
