@@ -118,10 +118,12 @@ def command_add_source(args: argparse.Namespace) -> int:
 
 
 def command_check(args: argparse.Namespace) -> int:
-    from .pipeline import check_project
+    from .pipeline import checked, translation_counts
 
-    problems, left_out = check_project(Path(args.source), strict=args.strict, drafts=args.drafts)
+    site, problems, left_out = checked(Path(args.source), strict=args.strict, drafts=args.drafts)
     print_problems(problems)
+    for line in translation_counts(site):
+        print(line)
     print("check passed: every reference resolved and every quote found in its source")
     if left_out:
         count = len(left_out)

@@ -52,18 +52,40 @@ def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
 def check(root: Path, *, strict: bool = False, drafts: bool = False) -> list[Problem]:
     """Validate everything and write nothing; raise ContentError on errors (warnings too if strict,
     but a draft's own)."""
-    return check_project(root, strict=strict, drafts=drafts)[0]
+    return checked(root, strict=strict, drafts=drafts)[1]
 
 
-def check_project(root: Path, *, strict: bool = False, drafts: bool = False) -> tuple[list[Problem], list[str]]:
-    """Check as check() does; return the problems and the files of the drafts the check left out
-    (none with drafts), so that a passing check can say what it did not look at."""
+def checked(root: Path, *, strict: bool = False, drafts: bool = False) -> tuple[Site, list[Problem], list[str]]:
+    """Validate everything and write nothing, as check() does; return the site too, and the files of
+    the drafts the check left out (none with drafts), so that a passing check can say what it did
+    not look at."""
     from .incremental.session import Session
 
     session = Session(root, drafts="in" if drafts else "out")
     session.load()
+    assert session.site is not None
     stop_on_problems(session.problems, strict)
-    return session.problems, [] if drafts else sorted(session.drafts.values())
+    return session.site, session.problems, [] if drafts else sorted(session.drafts.values())
+
+
+def translation_counts(site: Site) -> list[str]:
+    """Return a line for each language of the site but its first: how many of its pages show only
+    its own words ('es: 233 of 233 pages translated'), the others showing text in the first."""
+    from .check.coverage import untranslated
+    from .model.i18n import site_languages
+    from .render.pages import Renderer
+
+    paths = list(Renderer(site).pages())
+    first = site_languages(site.config)[0]
+    lines = []
+    for lang, records in untranslated(site).items():
+        total = sum(path.startswith(f"{lang}/") for path in paths)
+        line = f"{lang}: {total - len(records)} of {total} pages translated"
+        if records:
+            hint = "listed as warnings" if site.config.require_translations else "require_translations: true in content/site.yaml lists them"
+            line += f"; {len(records)} show {first} text ({hint})"
+        lines.append(line)
+    return lines
 
 
 def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False, base_url: str | None = None,

@@ -37,7 +37,8 @@ def target_file(site: Path, page: Path, href: str) -> Path | None:
     path = unquote(urlsplit(href).path)
     if path.startswith("/"):
         return None  # rooted links break under a subpath: reported by the caller
-    target = (page.parent / path).resolve() if path else page
+    folder = site if page.name == "404.html" else page.parent  # a page for missing addresses links from the site's root (its <base>)
+    target = (folder / path).resolve() if path else page
     if target.is_dir():
         target = target / "index.html"
     return target

@@ -20,7 +20,8 @@ from test_oracle import Oracle
 from dossier.model.extract import reader_words
 from dossier.model.i18n import DECLARED, LOCALE
 from dossier.model.record_types import BUILT_IN
-from dossier.pipeline import build, check
+from dossier.check.coverage import untranslated
+from dossier.pipeline import build, check, load
 from dossier.model.problems import ContentError
 
 TWO = {"content/site.yaml": "title: Test dossier\nlanguage: en\nlanguages: [en, es]\n"}
@@ -63,8 +64,8 @@ def test_two_languages_give_each_page_in_both_with_alternates_and_a_switcher_to_
     assert 'data-pagefind="../../../pagefind/pagefind.js"' in spanish
     assert "23 de febrero de 2019" in read(out, "es/events/aid-convoy/index.html")
     assert "todavía no está traducida" not in spanish
-    # each language its own search page, exports and feed, saying their language; one sitemap-free 404
-    assert (out / "es/search/index.html").is_file() and not (out / "es/404.html").exists()
+    # each language its own search page, exports and feed, saying their language, and its page for a missing address
+    assert (out / "es/search/index.html").is_file() and (out / "es/404.html").is_file()
     assert json.loads(read(out, "es/data/site.json"))["language"] == "es"
     assert json.loads(read(out, "data/site.json"))["language"] == "en"
     assert 'xml:lang="es"' in read(out, "es/feed.xml") and "23 de febrero de 2019. The convoy." in read(out, "es/feed.xml")
@@ -77,7 +78,8 @@ def test_a_page_without_a_translation_falls_back_with_a_notice_in_the_readers_la
     page = read(out, "es/places/cucuta/index.html")
     assert ('<p class="untranslated-notice" role="note">Esta página todavía no está traducida: su texto se muestra en el original, '
             "en inglés.</p>") in page
-    assert '<p class="lede" lang="en">A border city.</p>' in page and '<div lang="en"><p><span class="claim" id="claim-1"></span>A city.' in page
+    assert ('<p class="lede"><span class="untranslated" data-untranslated="en inglés"><span lang="en">A border city.</span></span></p>' in page
+            and '<div lang="en"><p><span class="claim" id="claim-1"></span>A city.' in page)
     assert "untranslated-notice" not in read(out, "places/cucuta/index.html")
 
 
@@ -139,7 +141,7 @@ def interface_messages() -> list:
     return [message for _, _, message, _, _ in extract_from_dir(str(PROJECT), method_map, options_map, keywords=keywords)]
 
 
-def test_every_interface_string_has_a_spanish_translation():
+def test_every_interface_string_and_every_page_of_the_documentary_has_a_spanish_translation():
     with open(LOCALE / "es/LC_MESSAGES/dossier.po", "rb") as file:
         catalog = read_po(file, locale="es")
     extracted = interface_messages()
@@ -150,6 +152,9 @@ def test_every_interface_string_has_a_spanish_translation():
         strings = entry.string if entry and isinstance(entry.string, tuple) else (entry.string if entry else "",)
         if not all(strings):
             missing.append(message)
+    # and no Spanish page of this documentary shows English text of its own: a body, a summary, a role, a figure's label...
+    site, _ = load(PROJECT)
+    missing += [f"{record.path}: {', '.join(left)}" for record, left in untranslated(site)["es"]]
     assert missing == []
 
 

@@ -46,6 +46,7 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "claims": [{"source": "ap", "quote": "Torres said", "says": "He said it."}],
     "inserted_lines": ["WATCH:", "READ MORE:"], "base_url": "https://example.org/dossier/",
     "reviewed": {"by": "A. Checker", "date": "2019-03-05", "digest": "0123456789ab", "sentences": ["89abcdef"]},
+    "translations": {"es": {"title": "Un expediente", "description": "Una descripción.", "tags": {"aid": "ayuda"}}},
 }
 EVIDENCE = {  # evidence for facts each edited record holds by then (its lists have gained 'Changed' or an id)
     "jorge-torres": {"roles": {"Changed": '[@ap "Sgt. Jorge Torres"]'}, "places": {"cucuta": '[@ap-copy "A translation" sole]'}},

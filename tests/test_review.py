@@ -221,3 +221,45 @@ def test_the_sheet_shows_each_structured_fact_with_its_evidence_or_its_lack(make
     assert "content/people/ana.md:4: fact roles: sergeant\n    no evidence\n" in out
     assert "content/people/ana.md:5: fact places: cucuta\n    derived from its sentence: Ana worked in cucuta.\n" in out
     assert "front matter" not in out  # the evidence is shown once, under its fact
+
+
+TRANSLATED = {**COPY, "content/site.yaml": "title: Test dossier\nlanguage: en\nlanguages: [en, es]\n",
+              "content/people/jorge-torres.es.md": "---\nsummary: Un sargento.\n---\nTorres condujo un camión.[@ap \"drove an armoured truck\"]\n",
+              "content/sources/ap.es.yaml": "notes: |\n  Sobre la AP.[@ap \"Torres said\"]\n"}
+TORRES_ES = "content/people/jorge-torres.es.md"
+
+
+def test_a_translation_is_on_the_sheet_and_changes_when_its_original_does(make_site, capsys):
+    root = make_site(TRANSLATED)
+    assert review(root, TORRES_ES, "content/sources/ap.es.yaml") == 0
+    out = capsys.readouterr().out
+    assert f"{TORRES_ES}: Jorge Torres (es): never reviewed\n\n  {TORRES_ES}:4: Torres condujo un camión.\n    single source (ap)\n" in out
+    assert "content/sources/ap.es.yaml: AP story (es): never reviewed\n\n  content/sources/ap.es.yaml:2: Sobre la AP.\n" in out
+    assert review(root, "--record", "--by", "Ana Ruiz", "--on", "2026-12-01", TORRES_ES, "content/sources/ap.es.yaml") == 0
+    capsys.readouterr()
+    entry = re.search(r"^reviewed: .*$", (root / TORRES_ES).read_text(encoding="utf-8"), re.MULTILINE).group()
+    site, _ = load(root)
+    original = record_sheet(site, root, site.records["people"]["jorge-torres"]).digest
+    assert re.fullmatch(r'reviewed: \{by: "Ana Ruiz", date: 2026-12-01, digest: [0-9a-f]{12}, sentences: \[[0-9a-f]{8}\], original: ' + original + r"\}", entry)
+    check(root)  # the build accepts a translation's review, in Markdown and in YAML
+    assert review(root, "--status", TORRES_ES, "content/sources/ap.es.yaml") == 0
+    assert capsys.readouterr().out == "2 of 2 records reviewed and unchanged since; 0 never reviewed, 0 changed since their review\n"
+    path = root / TORRES  # the English original changes: the translation may no longer say what it says
+    path.write_text(path.read_text(encoding="utf-8").replace("He spoke.", "He spoke at length."), encoding="utf-8")
+    assert review(root, "--status") == 1
+    out = capsys.readouterr().out
+    assert f"{TORRES_ES}: reviewed by Ana Ruiz on 2026-12-01; changed since the review: its original ({TORRES})\n" in out
+    assert "content/sources/ap.es.yaml" not in out and out.endswith("1 of 7 records reviewed and unchanged since; 5 never reviewed, 1 changed since their review\n")
+    path = root / TORRES_ES  # and the translation itself too
+    path.write_text(path.read_text(encoding="utf-8").replace("un camión", "un camión blindado"), encoding="utf-8")
+    assert review(root, "--changed", TORRES_ES) == 0
+    assert capsys.readouterr().out.startswith(f"{TORRES_ES}: Jorge Torres (es): reviewed by Ana Ruiz on 2026-12-01; changed since the review: 1 sentence, its original ({TORRES})\n")
+
+
+def test_the_html_sheet_gives_a_translation_its_own_part(make_site, tmp_path, capsys):
+    root = make_site(TRANSLATED)
+    out = tmp_path / "sheet.html"
+    assert review(root, "--html", str(out)) == 0
+    page = out.read_text(encoding="utf-8")
+    assert '<details class="record" id="people-jorge-torres-es" open><summary><h2>Jorge Torres (es) <small>content/people/jorge-torres.es.md</small></h2>' in page
+    assert '<details class="record" id="people-jorge-torres" open><summary><h2>Jorge Torres <small>content/people/jorge-torres.md</small></h2>' in page

@@ -5,7 +5,8 @@
 - a source that no page cites;
 - a paragraph whose only support is a derivative source (unless marked `sole`);
 - a citation marker standing in for words the sentence needs ("turning it into [6]"), unless `show`;
-- a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py).
+- a fact (a field declared `evidence`) with no evidence, or resting only on a derivative (evidence.py);
+- where the site requires its translations, a page of another language showing text in the first (coverage.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .coverage import untranslated_problems
 from .evidence import unsupported_in
 from .link import Site, record_line
 from ..text.markup import CITATION, column_at, has_flag, paragraphs
@@ -162,7 +164,7 @@ def audit(site: Site) -> list[Problem]:
     stand_ins = [p for record in site.all_records() for p in stand_in_markers(site, record)]
     derivatives = derivatives_of(site)
     facts = [p for record in site.all_records() for p in unsupported_in(record, site.model[record.collection], derivatives)]
-    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + facts + uncited_sources(site) + uncovered_names(site)
+    return uncited_paragraphs(site) + derivative_only_paragraphs(site) + stand_ins + facts + uncited_sources(site) + uncovered_names(site) + untranslated_problems(site)
 
 
 class Auditor:
@@ -193,4 +195,4 @@ class Auditor:
         seed_key = [(source.id, source.seed, seed.text) for source, seed in seeds]
         if self.names is None or self.names[0] != known or self.names[1] != seed_key:
             self.names = (known, seed_key, names_not_covered(known, seeds))
-        return sorted(per_record + uncited_sources(site) + self.names[2])
+        return sorted(per_record + uncited_sources(site) + self.names[2] + untranslated_problems(site))

@@ -138,6 +138,12 @@ def to_mappings(value: Any, type_name: str, key: tuple, check: FieldCheck) -> An
     return [item for item in items if item is not None]
 
 
+def to_site_translations(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
+    from .site_translations import convert_site_translations  # site.yaml's `translations:`
+
+    return convert_site_translations(value, key, check)
+
+
 def as_it_is(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
     return value  # `types` in site.yaml: checked by model.custom_types() before anything else is read
 
@@ -188,6 +194,11 @@ def id_schema(kind: str, ids: Ids) -> dict[str, Any]:
 def evidence_schema(kind: str, ids: Ids) -> dict[str, Any]:
     markers = {"type": "string"}  # a field with its markers, or a list field with each value's (checked against the record by the build)
     return {"type": "object", "additionalProperties": {"anyOf": [markers, {"type": "object", "additionalProperties": markers}]}}
+
+
+def site_translations_schema(kind: str, ids: Ids) -> dict[str, Any]:
+    words = {"title": dict(TEXT_SCHEMA), "description": dict(TEXT_SCHEMA), "tags": {"type": "object", "additionalProperties": dict(TEXT_SCHEMA)}}
+    return {"type": "object", "additionalProperties": {"type": "object", "properties": words, "additionalProperties": False}}  # each other language's words
 
 
 def value_schema(kind: str, ids: Ids) -> dict[str, Any]:
@@ -254,6 +265,7 @@ FIELD_TYPES: dict[str, FieldType] = {
     "review": FieldType(to_mapping, nested_schema),
     "figures": FieldType(to_mappings, nested_schema, constant("[]")),
     "claims": FieldType(to_mappings, nested_schema, constant("[]")),
+    "site-translations": FieldType(to_site_translations, site_translations_schema),  # site.yaml's words in each other language
     "types": FieldType(as_it_is, lambda kind, ids: {}),  # checked by the model itself
 }
 

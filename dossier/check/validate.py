@@ -39,6 +39,11 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
         for index, lang in enumerate(values.get("languages", [])):
             if lang not in LANGUAGES:
                 check.error(("languages", index), f"dossier has no interface in '{lang}'; languages may be {', '.join(LANGUAGES)}")
+        others = values.get("languages", [])[1:]
+        for lang in values.get("translations", {}):
+            if lang not in others:
+                check.error(("translations", lang), f"'translations' gives '{lang}', which is not one of the site's other languages"
+                                                    f" ({', '.join(others) or 'it has none'}): add it to 'languages', after the first")
         if check.problems:
             return None, check.problems
     where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}

@@ -7,7 +7,9 @@ A review is one line of front matter that `review --record` writes (nothing else
 touched): `reviewed: {by: NAME, date: DAY, digest: 12 hex, sentences: [8 hex, ...]}`. The digest
 stands for the file's text without that line and every passage it cites with the article's
 sentences around it; each sentence's digest for its words and citations, so that the sheet can
-tell which sentences are new or changed since.
+tell which sentences are new or changed since. A translation file (content/people/x.es.md) is
+reviewed as a record is, and its review also records its original's digest (`original: 12 hex`):
+a translation whose original changed since shows as changed, for its words may no longer match.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from ..check.link import Site, front_matter_citations
 from ..text.passages import SeedText
 from ..model.problems import UsageError
 from ..render.reads import link_target
-from ..model.schema import Record, Source
+from ..model.schema import Record, Source, Translation
 
 REVIEWED = re.compile(r"^reviewed:.*(?:\n[ \t]+.*)*\n?", re.MULTILINE)  # the key and any lines indented under it
 
@@ -81,6 +83,20 @@ class RecordSheet:
     sentences: list[SentenceSheet]
     facts: list[tuple[str, Check]] = field(default_factory=list)  # (line, citation) of its front matter
     evidence: list[FactSheet] = field(default_factory=list)  # its structured facts and what supports each
+    original: RecordSheet | None = None  # for a translation: its original's sheet, as the original stands
+
+    @property
+    def title(self) -> str:
+        """Return what the sheet calls the record: its name, and a translation's language ('Jorge Torres (es)')."""
+        if self.original is not None:
+            return f"{self.original.record.label} ({self.record.lang})"  # type: ignore[attr-defined]
+        return self.record.label
+
+    @property
+    def original_changed(self) -> bool:
+        """Tell whether a translation's original changed since the translation was reviewed."""
+        review = self.record.reviewed
+        return self.original is not None and review is not None and review.original != self.original.digest
 
     @property
     def other_citations(self) -> list[tuple[str, Check]]:
@@ -103,8 +119,12 @@ class RecordSheet:
         if self.state == "unchanged":
             return f"{done}, unchanged"
         count = self.changed_sentences
-        what = f"{count} sentence{'s' * (count != 1)}" if count else "front matter or cited passages"
-        return f"{done}; changed since the review: {what}"
+        what = [f"{count} sentence{'s' * (count != 1)}"] if count else []
+        if self.original is not None and self.original_changed:
+            what.append(f"its original ({self.original.record.path})")
+        if review.digest != self.digest and not count:
+            what.append("front matter or cited passages")
+        return f"{done}; changed since the review: {', '.join(what)}"
 
 
 def without_review(text: str, yaml_file: bool) -> str:
@@ -134,9 +154,10 @@ def with_review(text: str, entry: str, yaml_file: bool) -> str:
     return head + rest
 
 
-def review_entry(by: str, on: dt.date, digest: str, sentence_digests: list[str]) -> str:
-    """Return the one line of front matter a review writes."""
-    return f"reviewed: {{by: {json.dumps(by, ensure_ascii=False)}, date: {on.isoformat()}, digest: {digest}, sentences: [{', '.join(sentence_digests)}]}}"
+def review_entry(by: str, on: dt.date, digest: str, sentence_digests: list[str], original: str | None = None) -> str:
+    """Return the one line of front matter a review writes (a translation's with its original's digest)."""
+    also = f", original: {original}" if original else ""
+    return f"reviewed: {{by: {json.dumps(by, ensure_ascii=False)}, date: {on.isoformat()}, digest: {digest}, sentences: [{', '.join(sentence_digests)}]{also}}}"
 
 
 def seed_context(seed: SeedText, quote: str) -> Context | None:
@@ -168,21 +189,28 @@ def derived_from(site: Site) -> dict[str, str | None]:
 
 
 def record_sheet(site: Site, root: Path, record: Record) -> RecordSheet:
-    """Return what the sheet shows of one record, and the digest of what a review of it covers."""
+    """Return what the sheet shows of one record (or translation), and the digest of what a review of it covers."""
     originals = derived_from(site)
     reviewed = set(record.reviewed.sentences) if record.reviewed else set()
+    translation = isinstance(record, Translation)
     shown = []
-    for sentence in sentences(*body_of(site, record), label=lambda target: link_target(site, target).label):
+    body = (record.body, record.body_line) if translation else body_of(site, record)
+    for sentence in sentences(*body, label=lambda target: link_target(site, target).label):
         sources = [c.source for c in sentence.citations]
         shown.append(SentenceSheet(sentence, [check_of(site, c) for c in sentence.citations], independent(sources, originals),
                                    rests_on(sources, originals), record.reviewed is not None and sentence.digest not in reviewed))
-    facts = [(f"{c.line}", check_of(site, ClaimCitation(c.source, c.quote))) for c in front_matter_citations(site.model, record)]
+    facts = [] if translation else [(f"{c.line}", check_of(site, ClaimCitation(c.source, c.quote))) for c in front_matter_citations(site.model, record)]
     text = (root / record.path).read_text(encoding="utf-8-sig").replace("\r\n", "\n")
     digest = hashlib.sha256(without_review(text, record.path.endswith((".yaml", ".yml"))).encode("utf-8"))
     for check in [c for s in shown for c in s.checks] + [c for _, c in facts]:
         context = check.context
         digest.update(f"\0{check.source}\0{context.before}{context.quote}{context.after}".encode() if context else b"\0")
     hexdigest = digest.hexdigest()[:12]
+    if translation:  # its facts are its original's, reviewed there; its original is held to the digest it had when the translation was reviewed
+        original = record_sheet(site, root, site.get((record.collection, record.id)))
+        sheet = RecordSheet(record, hexdigest, "never reviewed", shown, original=original)
+        sheet.state = "never reviewed" if record.reviewed is None else "changed" if record.reviewed.digest != hexdigest or sheet.original_changed else "unchanged"
+        return sheet
     state = "never reviewed" if record.reviewed is None else "unchanged" if record.reviewed.digest == hexdigest else "changed"
     return RecordSheet(record, hexdigest, state, shown, facts, fact_sheets(site, record))
 
@@ -203,8 +231,8 @@ def fact_sheets(site: Site, record: Record) -> list[FactSheet]:
 
 
 def reviewable(site: Site) -> list[Record]:
-    """Return every record with a content file, in path order."""
-    return sorted(site.all_records(), key=lambda r: r.path)
+    """Return every record with a content file, and every translation, in path order."""
+    return sorted([*site.all_records(), *(t for r in site.all_records() for t in r.translations.values())], key=lambda r: r.path)
 
 
 def select(site: Site, root: Path, paths: list[str]) -> list[Record]:
@@ -217,7 +245,7 @@ def select(site: Site, root: Path, paths: list[str]) -> list[Record]:
     for path in paths:
         record = by_file.get(Path(path).resolve()) or by_file.get((root / path).resolve())
         if record is None:
-            raise UsageError(f"{path} is not a record's content file (or it is a draft, or has errors: run check)")
+            raise UsageError(f"{path} is not a record's content file nor a translation's (or it is a draft, or has errors: run check)")
         chosen.append(record)
     return chosen
 
@@ -235,7 +263,8 @@ def record_reviews(root: Path, found: list[RecordSheet], by: str, on: dt.date) -
         raw = path.read_bytes().decode("utf-8")
         newline = "\r\n" if "\r\n" in raw else "\n"
         text = raw.replace("\r\n", "\n")
-        entry = review_entry(by, on, sheet.digest, list(dict.fromkeys(s.sentence.digest for s in sheet.sentences)))
+        entry = review_entry(by, on, sheet.digest, list(dict.fromkeys(s.sentence.digest for s in sheet.sentences)),
+                             sheet.original.digest if sheet.original is not None else None)
         updated = with_review(text, entry, sheet.record.path.endswith((".yaml", ".yml")))
         path.write_bytes(updated.replace("\n", newline).encode("utf-8"))
         written.append(sheet.record.path)

@@ -26,7 +26,7 @@ def text_sheet(found: list[RecordSheet]) -> str:
     out: list[str] = []
     for sheet in by_need(found):
         record = sheet.record
-        out += [f"{record.path}: {record.label}: {sheet.summary}", ""]
+        out += [f"{record.path}: {sheet.title}: {sheet.summary}", ""]
         for item in sheet.sentences:
             mark = "  [changed]" if item.changed else ""
             out.append(f"  {record.path}:{item.sentence.line}: {item.sentence.text}{mark}")
@@ -92,7 +92,7 @@ def html_sheet(found: list[RecordSheet], title: str = "Review sheet") -> str:
         for line, check in sheet.other_citations:
             items.append(f'<li><p><span class="line">{e(line)}</span> Front matter</p>{html_checks([check])}</li>')
         state = "" if sheet.state == "unchanged" else " open"
-        parts.append(f'<details class="record" id="{e(anchor(sheet.record))}"{state}><summary><h2>{e(sheet.record.label)} <small>{e(sheet.record.path)}</small></h2>'
+        parts.append(f'<details class="record" id="{e(anchor(sheet.record))}"{state}><summary><h2>{e(sheet.title)} <small>{e(sheet.record.path)}</small></h2>'
                      f'<p class="state {e(sheet.state.replace(" ", "-"))}">{e(sheet.summary)}</p></summary><ol class="sentences">{"".join(items)}</ol></details>')
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -131,5 +131,6 @@ SHEET_STYLE = ("body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1
 
 
 def anchor(record: Record) -> str:
-    """Return the id of a record's part of the HTML sheet."""
-    return f"{record.collection}-{record.id}"
+    """Return the id of a record's part of the HTML sheet (a translation's: with its language)."""
+    lang = getattr(record, "lang", None)
+    return f"{record.collection}-{record.id}" + (f"-{lang}" if lang else "")

@@ -82,7 +82,7 @@ class Session:
         self.page_paths: set[str] = set()  # the pages last rendered
         self.reads: dict[str, frozenset] = {}  # what each page read when last rendered (reads.py)
         self.claims_shown: dict[str, tuple | bytes] = {}  # what each claims page showed when last rendered (Renderer.claims_shown), or its digest once kept on disk
-        self.claims_version = -1  # the claim index's version when they were worked out
+        self.claims_version: tuple[int, ...] = ()  # the claim indexes' versions when they were worked out
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
         self.body_cache: BodyCache | None = None
@@ -91,7 +91,7 @@ class Session:
         self.paths: dict[Key, str] = {}  # the content file of each record marked as changed
         self.file_problems: list[Problem] = []  # problems of reading and validating, as last worked out
         self.auditor = Auditor()  # remembers the warnings of records that have not changed
-        self.claim_index = ClaimIndex()  # each record's claims, kept with the session: an edit works out only its own again
+        self.claim_indexes: dict[str, ClaimIndex] = {}  # each record's claims in each language, kept with the session: an edit works out only its own again
 
     @property
     def root(self) -> Path:
@@ -197,7 +197,7 @@ class Session:
         if self.renderer is None:
             self.renderer = Renderer(self.site, self.inputs.root / "templates", portable=self.portable)
             self.renderer.cache = self.body_cache
-            self.renderer.claim_index = self.claim_index
+            self.renderer.claim_indexes = self.claim_indexes
         self.renderer.site = self.site
         self.renderer.forget()
         old, pending = self.rendered, self.pending

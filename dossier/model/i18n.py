@@ -7,23 +7,20 @@ language has a table of words and patterns below, with the month names from Babe
 
 from __future__ import annotations
 
-import dataclasses
 import gettext
 import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from .dates import MONTHS, EDate, Point, display_range
-from .schema import Record
 
 TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -38,13 +35,14 @@ def N_(text: str) -> str:
 
 
 AXIS_NAME = N_("Time axis: each mark links to its event")  # the timeline axis's accessible name (axis.py)
+NOT_TRANSLATED = N_("not translated")  # after a language's name in the switcher, where that language's page shows the original's text
 
 
 # Interface strings that Python code translates with gettext as it writes them (the contents' title,
-# the feed's link, the axis's name), for the catalog. The words of the model that readers see (record
-# types, the headings that list records back, facets, bases) are gathered from the model itself
-# (model/extract.py, which babel.cfg runs).
-DECLARED = [N_("Contents"), N_("Read more"), N_("note"), AXIS_NAME]
+# the feed's link, the axis's name, the switcher's note), for the catalog. The words of the model that
+# readers see (record types, the headings that list records back, facets, bases) are gathered from the
+# model itself (model/extract.py, which babel.cfg runs).
+DECLARED = [N_("Contents"), N_("Read more"), N_("note"), AXIS_NAME, NOT_TRANSLATED]
 
 
 @dataclass(frozen=True)
@@ -86,9 +84,18 @@ def language_prefixes(config: object) -> list[str]:
 
 def language_name(lang: str, within: str | None = None) -> str:
     """Return a language's name in that language, as a language switcher offers it ('Español',
-    'English'), or as another language writes it in a sentence (('en', 'es') -> 'inglés')."""
-    name = Locale.parse(lang).get_display_name(within or lang) or lang
+    'English'), or as another language writes it in a sentence (('en', 'es') -> 'inglés'); a code
+    Babel does not know (a source's language may be any text) as it is."""
+    try:
+        name = Locale.parse(lang).get_display_name(within or lang) or lang
+    except (UnknownLocaleError, ValueError, TypeError):
+        return lang
     return name if within else name[:1].upper() + name[1:]
+
+
+def untranslated_note(first: str, lang: str) -> str:
+    """Return how a page in a language marks a value left in the site's first language: 'en inglés'."""
+    return translations(lang).gettext("in %(language)s") % {"language": language_name(first, lang)}
 
 
 def month_heading(year: int, month: int, lang: str) -> str:
@@ -130,34 +137,6 @@ def interface_strings(lang: str) -> dict[str, str]:
             texts = message.string if isinstance(message.string, tuple) else (message.string,)
             found.update((text_id, text) for text_id, text in zip(ids, texts) if text)
     return found
-
-
-def translated(record: Record, lang: str, body_field: str = "body") -> Record:
-    """Return a record as a language shows it: its translation's words (check/translations.py), where
-    there is one, over its own; body_field is the Markdown its page renders (a source's notes)."""
-    translation = record.translations.get(lang)
-    if translation is None:
-        return record
-    words: dict[str, Any] = {}
-    for name, value in translation.values.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):  # figures, claims: each item's own words over it
-            words[name] = [dataclasses.replace(item, **given) for item, given in zip(getattr(record, name), value)]
-        elif value:
-            words[name] = value
-    if translation.body.strip():
-        words[body_field] = translation.body
-        if body_field == "body":
-            words["body_line"] = translation.body_line
-    return dataclasses.replace(record, **words, original=record)
-
-
-def site_in(site: Any, lang: str) -> Any:
-    """Return the linked site as a language shows it: every translated record with its translation's words."""
-    if not any(lang in record.translations for records in site.records.values() for record in records.values()):
-        return site
-    records = {kind: {rid: translated(record, lang, site.model[kind].body_field if kind in site.model else "body") for rid, record in records.items()}
-               for kind, records in site.records.items()}
-    return dataclasses.replace(site, records=records)
 
 
 def catalog(lang: str) -> Path:

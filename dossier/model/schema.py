@@ -23,7 +23,7 @@ def spec(kind: str, *, required: bool = False, default: Any = None, doc: str = "
     record's `evidence:` or, for an id, linked from a cited sentence of its body (see evidence.py). A
     field a reader sees as words (translate=True) may be given again in a translation file, in that
     language (see check/translations.py); every other field is a fact the languages share."""
-    factory = list if default == [] else None
+    factory = list if default == [] else dict if default == {} else None
     metadata = {"type": kind, "required": required, "doc": doc, "inverse": inverse, "facet": facet, "evidence": evidence, "translate": translate}
     if factory:
         return field(default_factory=factory, metadata=metadata)
@@ -96,6 +96,7 @@ class Review:
     date: EDate = spec("date", required=True, doc="the day of the review")
     digest: str = spec("text", required=True, doc="12 hex digits standing for the record's text and the passages it cites, as reviewed")
     sentences: list[str] = spec("texts", default=[], doc="8 hex digits for each sentence reviewed, to tell which changed since")
+    original: str | None = spec("text", doc="a translation's review: 12 hex digits standing for its original as it was then, to tell whether it changed since")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -210,7 +211,7 @@ class Source(Record):
     """A stored article that citations are checked against."""
 
     title: str = spec("text", required=True, doc="headline")
-    outlet: str = spec("text", required=True, doc="publisher")
+    outlet: str = spec("text", required=True, doc="publisher", translate=True)
     byline: list[str] = spec("texts", default=[], doc="authors")
     byline_basis: str = spec("enum:stated|inferred|public-copy", default="stated", doc="where the byline comes from")
     published: EDate | None = spec("date", doc="EDTF publication date")
@@ -237,13 +238,16 @@ class Page(Record):
 class SiteConfig(Record):
     """Site settings from content/site.yaml."""
 
-    title: str = spec("text", required=True, doc="site title")
-    description: str | None = spec("text", doc="one sentence for search engines and feeds")
+    title: str = spec("text", required=True, doc="site title", translate=True)
+    description: str | None = spec("text", doc="one sentence for search engines and feeds", translate=True)
     language: str = spec("text", default="en", doc="language code")
     languages: list[str] = spec("texts", default=[], doc="languages of the site, the first at the root and each other under its own folder (es/): en, es")
     base_url: str | None = spec("url", doc="public address, for canonical links and feeds")
     not_people: list[str] = spec("texts", default=[], doc="capitalised phrases in the seeds that are not people")
     types: dict | None = spec("types", doc="record types of the project's own (see 'Adding a record type' in the README)")
+    translations: dict = spec("site-translations", default={}, doc="the site in each other language: {es: {title, description, tags: {tag: its name}}}")
+    require_translations: bool = spec("bool", default=False, doc="warn (an error under --strict) about every page of another language that shows text in the first")
+    tag_names: dict = field(default_factory=dict, repr=False)  # in another language's view of the site: each tag's name there
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -118,7 +118,7 @@ def place(events: list[Event], length: float, min_year: float, radius: float) ->
 def mark(site: Site, event: Event, shape: str, *, linked: bool = True, lang: str = "en") -> str:
     """Return one event's mark: its shape, titled with its date and title, as a link to its entry
     with its filters' data attributes; or (not linked) the shape alone, as the home page draws it."""
-    name = f"{escape(display_date(event.date, lang))}: {escape(event.title)}"
+    name = f"{escape(display_date(event.date, lang))}: {escape(str(event.title))}"  # as text: a title left untranslated is marked only in the page's text
     classes = " ".join(["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else []))
     if not linked:
         return f'<g class="{classes}"><title>{name}</title>{shape}</g>'

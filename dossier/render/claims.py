@@ -111,6 +111,7 @@ class Claim(NamedTuple):  # a tuple: the preview compares every claims page's cl
     url: str  # its place on its record's page
     page: str  # the name of that page
     level: str
+    lang: str = ""  # the language of its text where it is not the page's: the site's first, where a body has no translation
 
 
 LINKED = re.compile("\0([^\0]*)\0")  # a link without a label in a claim's text, to be named (see body_claims)
@@ -134,7 +135,8 @@ class ClaimIndex:
     from did, or a record's name, which other records' claims may show). `version` counts the
     changes to what claims() returns, so that an edit that changes no claim costs no more."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = lang  # the language whose view of the site it is given, when not the site's first
         self.derived_from: dict[str, str | None] = {}
         self.records: dict[tuple[str, str], tuple[Record, list[Claim], tuple]] = {}  # its claims, and the names of the records it links to
         self.found: dict[str, list[Claim]] | None = None
@@ -159,7 +161,7 @@ class ClaimIndex:
         moved = False
         for record in changed:
             key = (record.collection, record.id)
-            claims = record_claims(site, record, derived_from)
+            claims = record_claims(site, record, derived_from, self.lang)
             moved = moved or claims != self.records[key][1]
             self.records[key] = (record, claims, self.names(site, key))
         return self.gather(site.all_records()) if moved else self.found  # type: ignore[return-value]
@@ -172,7 +174,7 @@ class ClaimIndex:
             cached = self.records.get(key)
             names = self.names(site, key)
             if cached is None or cached[0] is not record or cached[2] != names:
-                cached = (record, record_claims(site, record, self.derived_from), names)
+                cached = (record, record_claims(site, record, self.derived_from, self.lang), names)
             kept[key] = cached
         self.records = kept
         return self.gather(records)
@@ -194,16 +196,27 @@ class ClaimIndex:
         return tuple(site.get(linked).label for linked in site.links.get(key, ()))
 
 
-def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None]) -> list[Claim]:
-    """Return the claims of one record's body, each with its support level and its links named."""
+def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None], lang: str | None = None) -> list[Claim]:
+    """Return the claims of one record's body, each with its support level and its links named (in
+    the view of a language other than the site's first, lang: the claims of the body its page shows)."""
     body, _ = body_of(site, record)
     found = []
     url, label = record.page_url, record.label
+    written_in = untranslated_in(site, record, lang) if lang else ""
     for number, (text, sources) in enumerate(body_claims(body) if body else (), start=1):
         if "\0" in text:
             text = LINKED.sub(lambda m: link_target(site, m[1]).label, text)
-        found.append(Claim(text, f"{url}#claim-{number}", label, support_level(sources, derived_from)))
+        found.append(Claim(text, f"{url}#claim-{number}", label, support_level(sources, derived_from), written_in))
     return found
+
+
+def untranslated_in(site: Any, record: Record, lang: str) -> str:
+    """Return the language a record's body is shown in on a page of lang where it has no translation
+    there (the site's first), else ''."""
+    from ..model.i18n import site_languages
+
+    translation = record.translations.get(lang)
+    return "" if translation is not None and translation.body.strip() else site_languages(site.config)[0]
 
 
 def level_slug(level: str) -> str:

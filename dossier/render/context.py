@@ -54,6 +54,12 @@ class PageContext:
             return relative(self.prefix + self.url, to_url, portable=self.portable)
         return relative(self.url, to_url, portable=self.portable)
 
+    def rooted(self, to_url: str, base: str = "") -> str:
+        """Link to a URL of the site, in the page's language, from the site's root, or from base (a
+        base URL's path): the links of the page for a missing address, which a host serves anywhere."""
+        target = to_url if to_url.startswith(SHARED) else self.prefix + to_url
+        return base + target if base else relative("", target, portable=self.portable)
+
     @property
     def site_url(self) -> str:
         """Return the page's URL relative to the site root: 'es/people/x/' for a Spanish page."""

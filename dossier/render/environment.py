@@ -27,7 +27,8 @@ from ..model.schema import Event, Source
 from .axis import axis_figure
 from .contents import contents_marker
 from .glance import at_a_glance
-from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations
+from ..model.language_view import InLanguage, plain
+from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations, untranslated_note
 from .timeline import Filter, Part, facet_values, facets, timeline_filters
 
 OFTEN_CITED = 3  # records citing a piece of an article for its mark to be the stronger one on the source page
@@ -66,10 +67,13 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
                        phrase=lambda f: f"{words.gettext(f.preposition)} {f.label}", interface_strings=interface_strings(lang))
     env.globals["first_language"] = first_language  # what a page's text is in where it has no translation
+    env.globals["untranslated_note"] = untranslated_note(first_language, lang)  # how a text left in it is marked: 'en inglés'
     env.globals.update(part_heading=lambda part: part_heading(part, lang), month_name=lambda month: month_name(month, lang))
     env.filters["lookup"] = lambda ids, mapping: [mapping[i] for i in ids]
     env.filters["inner_quotes"] = inner_quotes
-    env.filters["provenance"] = lambda text: mark_inferred(text, words.gettext("inferred"))
+    env.filters["provenance"] = lambda text: text.wrap(mark_inferred(str(text), words.gettext("inferred"))) if isinstance(text, InLanguage) else mark_inferred(text, words.gettext("inferred"))
+    env.filters["plain"] = plain  # a value without its language's mark: for an attribute, or a page's title
+    env.globals["tag_name"] = lambda config, tag: config.tag_names.get(tag, tag)
     env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
     env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
     env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,

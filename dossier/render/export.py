@@ -78,7 +78,7 @@ def timeline_json(site: Site, lang: str | None = None, prefix: str = "") -> byte
         start = event.date.start or event.date.end
         assert start is not None
         # TimelineJS shows headline and text as HTML: what content wrote goes in escaped.
-        text = str(escape(event.summary))
+        text = str(escape(str(event.summary)))  # str(): a summary left untranslated goes in as text (its mark is the pages')
         link = absolute(site, prefix + event.page_url)
         if link:
             text += f' <a href="{escape(link)}">{escape(translations(lang or "en").gettext("Read more"))}</a>'
@@ -86,14 +86,14 @@ def timeline_json(site: Site, lang: str | None = None, prefix: str = "") -> byte
             "unique_id": event.id,
             "start_date": timelinejs_date(start),
             "display_date": str(escape(display_date(event.date, lang or "en"))),
-            "text": {"headline": str(escape(event.title)), "text": text},
+            "text": {"headline": str(escape(str(event.title))), "text": text},
         }
         if event.date.is_interval and event.date.end:
             entry["end_date"] = timelinejs_date(event.date.end)
         if event.tags:
             entry["group"] = event.tags[0]
         events.append(entry)
-    data = {"title": {"text": {"headline": str(escape(site.config.title)), "text": str(escape(site.config.description or ""))}}, "events": events}
+    data = {"title": {"text": {"headline": str(escape(str(site.config.title))), "text": str(escape(str(site.config.description or "")))}}, "events": events}
     if lang:
         data = {"language": lang, **data}
     return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
@@ -172,7 +172,7 @@ def sitemap(site: Site, paths: list[str]) -> bytes | None:
     etree.register_namespace("", SITEMAP)
     urlset = etree.Element(f"{{{SITEMAP}}}urlset")
     for path in sorted(paths):
-        if not path.endswith(".html") or path == "404.html":
+        if not path.endswith(".html") or path.endswith("404.html"):  # every language's page for a missing address
             continue
         url = path[: -len("index.html")] if path.endswith("index.html") else path
         location = etree.SubElement(etree.SubElement(urlset, f"{{{SITEMAP}}}url"), f"{{{SITEMAP}}}loc")
@@ -236,7 +236,7 @@ def subject(site: Site, record: Record) -> dict[str, Any] | None:
         if record.people:
             node["about"] = [{"@type": "Person", "name": name} for name in names("people", record.people)]
         if record.tags:
-            node["keywords"] = ", ".join(record.tags)
+            node["keywords"] = ", ".join(site.config.tag_names.get(tag, tag) for tag in record.tags)
         return node
     if isinstance(record, Source):
         return article(site, record)

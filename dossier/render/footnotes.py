@@ -95,7 +95,10 @@ class Footnotes:
             element("a", {"class": "preview-passage", "href": passage_url(n.anchor), "tabindex": "-1"},
                     element("span", language, escape_text(typeset(f"“{inner_quotes(n.quote)}”"))))  # marks as text: the marker's description reads them
             for n in notes)
-        preview = passages + element("span", {"class": "preview-source"}, escape_text(typeset(f" — {source.outlet}")))
+        outlet = escape_text(typeset(str(source.outlet)))
+        if getattr(source.outlet, "lang", self.lang) != self.lang:  # an outlet's name in its source's language (language_view.py)
+            outlet = element("span", {"lang": source.outlet.lang}, outlet)  # type: ignore[attr-defined]
+        preview = passages + element("span", {"class": "preview-source"}, " — " + outlet)
         if support:
             preview += " " + element("span", {"class": "preview-support"}, escape_text(support))
         anchor = element("a", {"href": f"#{reference.note_id}-{notes[0].index}", "aria-describedby": f"{marker_id}-preview"}, f"[{reference.number}]")

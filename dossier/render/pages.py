@@ -26,7 +26,9 @@ from .reads import RecordReads, SiteReads, body_tokens, reads_hold, token, unwra
 from .views import related
 from ..model.schema import Event, Record
 from .contents import add_contents
-from ..model.i18n import catalog_digest, site_in, site_languages, translations
+from ..model.i18n import catalog_digest, site_languages, translations, untranslated_note
+from ..model.language_view import site_in
+from .languages import not_found_version, switch_note
 from .timeline import Filter, Part, filter_for, homes, split, timeline_filters, timeline_page
 
 
@@ -40,14 +42,15 @@ class Renderer:
         self.folders = theme.template_folders(templates)
         self.envs: dict[str, jinja2.Environment] = {}  # one a language: its translations and date filter
         self.views: tuple[Site | None, dict[str, Site]] = (None, {})  # the site in each language, for the site last asked
+        self.earlier: dict[str, Site] = {}  # the last view made in each language: its records are kept where the site's are the same
         self.bodies = BodyRenderer()
         self.cache: Any = None  # a cache.BodyCache, when builds keep rendered bodies
         self.static = [folder / "static" for folder in self.folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
         self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
         self.timeline_entries: dict[tuple[str, int, bool, str], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
-        self.found_claims: dict[str, list[Claim]] | None = None  # see claims(); emptied by forget()
-        self.claim_index = ClaimIndex()
+        self.found_claims: dict[str, dict[str, list[Claim]]] = {}  # by language: see claims(); emptied by forget()
+        self.claim_indexes: dict[str, ClaimIndex] = {}  # by language: each language's pages list its own claims
         self.claims_edited: set[Key] | None = None  # the only records whose claims can have changed since the claims were last asked for, if known
         self.env = self.environment(site_languages(site.config)[0])
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
@@ -79,7 +82,8 @@ class Renderer:
             self.views = (self.site, {})
             views = self.views[1]
         if lang not in views:
-            views[lang] = site_in(self.site, lang)
+            views[lang] = self.site if lang == self.languages[0] else site_in(self.site, lang, untranslated_note(self.languages[0], lang), self.earlier.get(lang))
+            self.earlier[lang] = views[lang]
         return views[lang]
 
     def forget(self) -> None:
@@ -87,7 +91,7 @@ class Renderer:
         self.timeline_entries.clear()
         self.homes.clear()
         self.parts.clear()
-        self.found_claims = None
+        self.found_claims = {}
 
     def timeline_parts(self, view: SiteReads, active: Filter | None) -> dict[Part, list[str] | None]:
         """Return the pages a timeline view is split into (see timeline.split), worked out once for
@@ -109,17 +113,19 @@ class Renderer:
             site.reads.add(token("timeline_home", event.id))
         return self.homes[event.id]
 
-    def claims(self) -> dict[str, list[Claim]]:
-        """Return the site's claims by support level, worked out once for every claims page."""
-        if self.found_claims is None:
-            self.found_claims = self.claim_index.claims(self.site, self.claims_edited)
-        return self.found_claims
+    def claims(self, lang: str) -> dict[str, list[Claim]]:
+        """Return the site's claims in a language by support level (each language's pages number the
+        claims of the bodies they show), worked out once for every claims page."""
+        if lang not in self.found_claims:
+            index = self.claim_indexes.setdefault(lang, ClaimIndex(None if lang == self.languages[0] else lang))
+            self.found_claims[lang] = index.claims(self.site_in(lang), self.claims_edited)
+        return self.found_claims[lang]
 
     def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
         """Return what a claims page shows: every level with its count and pages (the index), or one
         page of a level's claims with links to the levels and to its other pages. A claims page notes
         no reads: the preview renders it again when what it shows changes (claims_shown)."""
-        found = self.claims()
+        found = self.claims(page.lang)
         levels = [{"title": level_title(lv, page.lang), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
         if level is None:
             return {"levels": levels}
@@ -127,17 +133,18 @@ class Renderer:
         first, shown = page_of(claims, number)
         return {"levels": levels, "title": level_title(level, page.lang), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
 
-    def claims_version(self) -> int:
-        """Return the version of the site's claims (ClaimIndex.version), working them out if need be."""
-        self.claims()
-        return self.claim_index.version
+    def claims_version(self) -> tuple[int, ...]:
+        """Return the version of the site's claims in each language (ClaimIndex.version), working them out if need be."""
+        for lang in self.languages:
+            self.claims(lang)
+        return tuple(self.claim_indexes[lang].version for lang in self.languages)
 
     def claims_shown(self) -> dict[str, tuple]:
         """Return what each claims page shows, by output path: the pages an edit changes are those whose entry differs."""
-        found = self.claims()
         shown: dict[str, tuple] = {}
-        levels = tuple(found)  # a level's pages link to every level, without counts
-        for prefix in map(self.prefix, self.languages):  # each language's claims pages list the same claims
+        for lang in self.languages:
+            prefix, found = self.prefix(lang), self.claims(lang)
+            levels = tuple(found)  # a level's pages link to every level, without counts
             shown[output_path(prefix + "claims/")] = tuple((lv, len(claims)) for lv, claims in found.items())
             for level, claims in found.items():
                 for number, url in enumerate(page_urls(level, len(claims)), start=1):
@@ -154,7 +161,7 @@ class Renderer:
         if entry is None:
             view = SiteReads(page.site)
             html = Markup(self.environment(page.lang).get_template("timeline_event.html").render(
-                site=view, config=self.site.config, rel=page.rel, event=RecordReads(event, view.reads), filtered=filtered))
+                site=view, config=page.site.config, rel=page.rel, event=RecordReads(event, view.reads), filtered=filtered))
             entry = self.timeline_entries[key] = (html, frozenset(view.reads))
         page.tokens.update(entry[1])
         return entry[0]
@@ -168,14 +175,12 @@ class Renderer:
         context = PageContext(site, url, portable=self.portable, lang=lang, prefix=self.prefix(lang))
         view = SiteReads(site, context.tokens)
         record = values.get("record")
-        untranslated = summary_lang = None  # the language a page shows its record's body (or summary) in, when not the page's own
+        untranslated = None  # the language a page shows its record's body in, when not the page's own
         if record is not None:
             record = values["record"] = site.get((record.collection, record.id))
             translation = record.translations.get(lang)
             if lang != languages[0] and (translation is None or not translation.body.strip() and values.get("body")):
                 untranslated = languages[0]
-            if lang != languages[0] and (translation is None or not translation.summary):
-                summary_lang = languages[0]
             values["record"] = RecordReads(record, context.tokens)
             context.tokens.add(token("record", (record.collection, record.id)))
             if "related" in values:
@@ -197,9 +202,9 @@ class Renderer:
         model = self.site.model
         env = self.environment(lang)
         html = env.select_template(template if isinstance(template, list) else [template]).render(
-            site=view, config=self.site.config, page=context, rel=context.rel, body_html=body_html, url=url,
+            site=view, config=site.config, page=context, rel=context.rel, body_html=body_html, url=url,
             singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed},
-            lang=lang, alternates=self.alternates(context) if url != "404.html" else [], untranslated=untranslated, summary_lang=summary_lang, **values,
+            lang=lang, alternates=self.alternates(context, record) if url != "404.html" else [], untranslated=untranslated, **values,
         )
         path = output_path(context.site_url)
         self.reads[path] = frozenset(context.tokens)
@@ -215,7 +220,7 @@ class Renderer:
         cached = self.cache.get(key)
         if cached is not None and reads_hold(context.site, cached[2]):  # the site as the page's language shows it
             html, references, context.reads = cached
-            context.footnotes.from_cache(references, self.site.records["sources"])
+            context.footnotes.from_cache(references, context.site.records["sources"])
             context.tokens.update(t for r in context.references for t in (token("label", ("sources", r.source.id)), token("record", ("sources", r.source.id))))
             return Markup(html)
         html = self.render_body(body, context)
@@ -233,17 +238,27 @@ class Renderer:
             html = f'<p class="page-support">{escape_text(derivative_note(context.lang))}</p>\n{html}'
         return html
 
-    def alternates(self, context: PageContext) -> list[dict[str, str]]:
+    def not_found(self, lang: str) -> tuple[str, bytes]:
+        """Render the page a host serves for a missing address, in a language, carrying the page in
+        each other language (see 404.html) for a script to show where the address asked for is one
+        of that language's: the header, text and footer of each, its title and its interface's strings."""
+        others = [not_found_version(other, self.prefix(other), self.page("404.html", "404.html", lang=other, body="", others=None)[1].decode("utf-8"))
+                  for other in self.languages if other != lang]
+        return self.page("404.html", "404.html", lang=lang, body="", others=others)
+
+    def alternates(self, context: PageContext, record: Record | None = None) -> list[dict[str, str]]:
         """Return the page in each language of the site (none for a site of one): its language, its
-        link from this page and its address."""
+        link from this page and its address; and, where that page shows its record's body or summary
+        in the site's first language, the words that say so in its own ('sin traducir')."""
         languages = self.languages
         if len(languages) == 1:
             return []
         found = []
         for lang in languages:
             url = self.prefix(lang) + context.url
+            note = switch_note(self.site, record, lang) if record is not None and lang != languages[0] else ""
             found.append({"lang": lang, "href": export.absolute(self.site, url) or relative(context.site_url, url, portable=self.portable),
-                          "link": relative(context.site_url, url, portable=self.portable)})
+                          "link": relative(context.site_url, url, portable=self.portable), "untranslated": note})
         return found
 
     def record_page(self, record: Record, lang: str | None = None) -> tuple[str, bytes]:
@@ -291,12 +306,13 @@ class Renderer:
                     if filters:
                         add("timeline_filters.html", f"timeline/{name}/", lang=lang, body="", facet=name)
             add("claims.html", "claims/", lang=lang, body="", level=None, number=1)
-            for level, claims in self.claims().items():
+            for level, claims in self.claims(lang).items():
                 for number, url in enumerate(page_urls(level, len(claims)), start=1):
                     add("claims.html", url, lang=lang, body="", level=level, number=number)
             add("search.html", "search/", lang=lang, body="")
-            if not prefix:  # a host serves one page for every missing address
-                add("404.html", "404.html", lang=lang, body="")
+            # A host serves one page for every missing address (some the nearest one above it): each
+            # language's says its message in every language, shown by the address asked for.
+            pages[output_path(prefix + "404.html")] = functools.partial(lambda lang: self.not_found(lang)[1], lang)
         return pages
 
     def extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:

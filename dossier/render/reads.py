@@ -163,9 +163,10 @@ def link_target(site: Site, target: str) -> Record:
     return next(site.records[k][rid] for k in kinds if rid in site.records[k])
 
 
-def link_read(record: Record) -> tuple[str, str, str, str]:
-    """Return what a body link shows of the record it names."""
-    return record.collection, record.id, record.page_url, record.label
+def link_read(record: Record) -> tuple[str, str, str, str, str]:
+    """Return what a body link shows of the record it names (and the language of its name, where it is marked)."""
+    label = record.label
+    return record.collection, record.id, record.page_url, label, getattr(label, "lang", "")
 
 
 def body_tokens(reads: dict[tuple[str, str], Any]) -> set[tuple]:

@@ -92,7 +92,8 @@ def timeline_filters(site: Site) -> dict[str, list[Filter]]:
             for eid in site.timeline:
                 for tag in facet.values_of(site, eid):
                     tags.setdefault(tag, []).append(eid)
-            found += [Filter(facet.name, tag, tag, tuple(events), facet.preposition) for tag, events in tags.items()]
+            names = site.config.tag_names  # in another language: each tag's name there
+            found += [Filter(facet.name, tag, names.get(tag, tag), tuple(events), facet.preposition) for tag, events in tags.items()]
     for facet in result:
         result[facet].sort(key=lambda f: (f.label.casefold(), f.value))
     return result
@@ -111,7 +112,7 @@ def filter_for(site: Site, name: str, value: str) -> Filter:
         events = list(dict.fromkeys(sorted((eid for eid in getattr(record, facet.field, None) or [] if eid in order), key=order.__getitem__)))
         label = record.label
     else:
-        events, label = tagged(site, facet.field, value), value
+        events, label = tagged(site, facet.field, value), site.config.tag_names.get(value, value)
     return Filter(facet.name, value, label, tuple(events), facet.preposition)
 
 

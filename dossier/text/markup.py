@@ -34,7 +34,7 @@ ALLOWED_TAGS = {
 }
 ALLOWED_ATTRIBUTES = {
     "*": {"id", "class", "title", "lang", "dir"},
-    "a": {"href", "aria-label", "aria-describedby", "role"},
+    "a": {"href", "aria-label", "aria-describedby", "role", "data-untranslated"},
     "abbr": {"title"}, "td": {"colspan", "rowspan"}, "th": {"colspan", "rowspan", "scope"},
     "ol": {"start"}, "span": {"role", "tabindex", "aria-label", "aria-describedby", "aria-hidden", "data-pagefind-ignore"},
 }
@@ -160,6 +160,11 @@ class _LinkPattern(InlineProcessor):
         if target.startswith(REPEAT):
             return text, m.start(0), m.end(0)  # plain text, which smarty treats as the text around it
         element = etree.Element("a", {"href": href})
+        if getattr(text, "lang", None):  # a record's name in another language than the page's (model/language_view.py)
+            element.set("lang", text.lang)
+            if getattr(text, "note", ""):  # left untranslated: marked as a template shows it
+                element.set("class", "untranslated")
+                element.set("data-untranslated", text.note)
         element.text = AtomicString(text)
         return element, m.start(0), m.end(0)
 

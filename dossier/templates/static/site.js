@@ -117,13 +117,19 @@
 
 // The interface's words in the page's language: a page in another language than English carries their
 // translations (data-interface-strings on <body>: in <head> it would push the charset past the first 1024 bytes); "%(name)s" in a text stands for values.name.
+// A number is written as the page's language writes counts, as the templates do ("1.410" in Spanish; English as ever, "1410").
 function gettext(text, values) {
   "use strict";
   if (gettext.table === undefined) {
     var data = document.body.getAttribute("data-interface-strings");
     gettext.table = data ? JSON.parse(data) : {};
   }
+  var lang = document.documentElement.lang || "en";
   var result = gettext.table[text] || text;
-  Object.keys(values || {}).forEach(function (name) { result = result.split("%(" + name + ")s").join(values[name]); });
+  Object.keys(values || {}).forEach(function (name) {
+    var value = values[name];
+    if (typeof value === "number" && lang !== "en") value = value.toLocaleString(lang, { useGrouping: "always" });
+    result = result.split("%(" + name + ")s").join(value);
+  });
   return result;
 }
