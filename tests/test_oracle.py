@@ -227,12 +227,17 @@ def test_an_edit_of_a_catalog_renders_the_pages_of_its_language_as_a_cold_build_
     root = make_site({**PROJECT, "content/site.yaml": PROJECT["content/site.yaml"] + "languages: [en, es]\n"})
     (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
     oracle = Oracle(root, tmp_path)
-    spanish = {path for path in oracle.files if path.startswith("es/") and path.endswith(".html")}
+    pages = {path for path in oracle.files if path.endswith(".html")}
     rendered = oracle.edit(CATALOG, 'msgstr "Ir al contenido"', 'msgstr "Saltar al contenido"', "a template's string, on every page of its language")
-    assert rendered == len(spanish)  # the Spanish pages, not the English ones
+    assert rendered == len(pages)  # each page names the other language in its words: the switcher, the page for a missing address
     assert "Saltar al contenido" in oracle.files["es/people/jorge-torres/index.html"].decode()
     oracle.edit(CATALOG, 'msgstr\\[0\\] "%\\(num\\)d fuente"', 'msgstr[0] "%(num)d fuente independiente"', "a string of a rendered body: the count of sources after a claim")
     assert "1 fuente independiente" in oracle.files["es/people/jorge-torres/index.html"].decode()
+
+
+def test_an_edit_of_a_catalog_of_a_language_the_site_is_not_in_renders_nothing(make_site, tmp_path, package_catalogs):
+    oracle = Oracle(make_site(), tmp_path)
+    assert oracle.edit(CATALOG, 'msgstr "Ir al contenido"', 'msgstr "Saltar al contenido"', "the Spanish catalog, on an English site") == 0
 
 
 NPR = {  # a source that jorge-torres cites only in his facts' evidence, never in his body

@@ -176,14 +176,10 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], 
 
 
 def pages_in(pages: Iterable[str], config: object, languages: set[str]) -> set[str]:
-    """Return the pages of the site in these languages: the first language's at the root, each other's under its folder."""
-    prefixes = dict(zip(site_languages(config), language_prefixes(config)))
-    others = tuple(prefix for prefix in prefixes.values() if prefix)
-    found: set[str] = set()
-    for lang in languages & prefixes.keys():
-        prefix = prefixes[lang]
-        found |= {path for path in pages if path.startswith(prefix)} if prefix else {path for path in pages if not others or not path.startswith(others)}
-    return found
+    """Return the pages an edit of these languages' catalogs changes: on a site in one of them, every
+    page, since each page of a site in several languages names the others in their own words (the
+    switcher's note, the versions the page for a missing address carries); on a site in none, none."""
+    return set(pages) if languages & set(site_languages(config)) else set()
 
 
 def claims_digest(shown: tuple | bytes) -> bytes:
