@@ -9,7 +9,7 @@ BUILD_FLAGS ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install lock build check serve test bench clean messages-extract messages-update messages-compile
+.PHONY: install lock build check serve test bench docs clean messages-extract messages-update messages-compile
 
 # Installs the exact versions requirements.lock pins, then dossier itself (its dependencies are in the lock).
 # setuptools tells of every editable install of a package that sits beside other files, in a banner
@@ -57,9 +57,13 @@ serve: install
 test: install
 	$(PY) -m pytest -q
 
-# Not part of `make test`: builds synthetic projects of 1,000 and 10,000 entities (slow; see README).
+# The documentation (docs/) as a site, in site-docs/: MkDocs, strictly (a broken link or anchor fails).
+docs: install
+	$(VENV)/bin/mkdocs build --strict --quiet
+
+# Not part of `make test`: builds synthetic projects of 1,000 and 10,000 entities (slow; see docs/benchmarks.md).
 bench: install
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf site .site.* .dossier-cache
+	rm -rf site .site.* .dossier-cache site-docs

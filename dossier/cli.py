@@ -21,36 +21,26 @@ def creatable(model: Model) -> dict[str, RecordType]:
 def scaffold(rtype: RecordType, name: str) -> str:
     """Return the text of a new content file with every field of the type's declaration, its first
     line pointing a YAML language server at the type's schema (see editors.py)."""
+    from .check.fields import field_type
+
     lines = [modeline(rtype)]
     for spec in rtype.fields:
         if spec.name == "reviewed":
             continue  # written by `review --record`, never by hand
-        type_name, doc = spec.type, spec.doc
-        if spec.name == "draft":
-            value = "true"
-        elif spec.name in ("name", "title"):
-            value = _yaml_text(name)
-        elif spec.name == "seed":
-            value = f"{fold_id(name)}.txt"
-        elif spec.name == "language":
-            value = "en"
-        elif spec.name == "date":
-            value = "2019-01-01"
-        elif spec.name == "summary":
-            value = '""'
-        elif type_name in ("texts", "slugs", "figures", "claims", "images") or type_name.startswith("ids:"):
-            value = "[]"
-        elif type_name == "bool":
-            value = "false"
-        elif type_name.startswith("enum:"):
-            value = spec.default or ""  # a person's part: left for the editor to choose among the groups declared
-        else:
-            value = ""
+        doc = spec.doc
+        value = FIRST_VALUES[spec.name](name) if spec.name in FIRST_VALUES else field_type(spec.type).scaffold(spec)
         comment = f"{doc} (required)" if doc and spec.required else doc or ("required" if spec.required else "")
         lines.append(f"{spec.name}: {value}".rstrip() + (f"  # {comment}" if comment else ""))
     if rtype.file_format == "yaml":
         return "\n".join(lines) + "\n"
     return "---\n" + "\n".join(lines) + "\n---\n" + PLACEHOLDER
+
+
+# Fields whose first value `new` writes from the record's name, or so that the file builds as written;
+# every other field takes its type's (check/fields.py).
+FIRST_VALUES = {"draft": lambda name: "true", "name": lambda name: _yaml_text(name), "title": lambda name: _yaml_text(name),
+                "seed": lambda name: f"{fold_id(name)}.txt", "language": lambda name: "en", "date": lambda name: "2019-01-01",
+                "summary": lambda name: '""'}
 
 
 # A comment, not a citation: the file must build as written, and no source is known yet.
@@ -133,11 +123,14 @@ def command_add_source(args: argparse.Namespace) -> int:
 def command_check(args: argparse.Namespace) -> int:
     from .pipeline import checked, translation_counts
 
-    site, problems = checked(Path(args.source), strict=args.strict, drafts=args.drafts)
+    site, problems, left_out = checked(Path(args.source), strict=args.strict, drafts=args.drafts)
     print_problems(problems, args.shown, brief(args))
     for line in translation_counts(site):
         print(line)
     print("check passed: every reference resolved and every quote found in its source")
+    if left_out:
+        count = len(left_out)
+        print(f"left out {count} draft{'s' * (count != 1)} ({', '.join(left_out)}): `check --drafts` checks {'them' if count != 1 else 'it'} too")
     return 0
 
 

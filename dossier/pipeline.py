@@ -55,11 +55,17 @@ def check(root: Path, *, strict: bool = False, drafts: bool = False) -> list[Pro
     return checked(root, strict=strict, drafts=drafts)[1]
 
 
-def checked(root: Path, *, strict: bool = False, drafts: bool = False) -> tuple[Site, list[Problem]]:
-    """Validate everything and write nothing, as check() does; return the site too."""
-    site, problems = load(root, drafts)
-    stop_on_problems(problems, strict)
-    return site, problems
+def checked(root: Path, *, strict: bool = False, drafts: bool = False) -> tuple[Site, list[Problem], list[str]]:
+    """Validate everything and write nothing, as check() does; return the site too, and the files of
+    the drafts the check left out (none with drafts), so that a passing check can say what it did
+    not look at."""
+    from .incremental.session import Session
+
+    session = Session(root, drafts="in" if drafts else "out")
+    session.load()
+    assert session.site is not None
+    stop_on_problems(session.problems, strict)
+    return session.site, session.problems, [] if drafts else sorted(session.drafts.values())
 
 
 def translation_counts(site: Site) -> list[str]:

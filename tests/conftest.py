@@ -123,6 +123,20 @@ def package_theme(tmp_path: Path, monkeypatch) -> Path:
     return copy
 
 
+@pytest.fixture
+def package_catalogs(tmp_path: Path, monkeypatch):
+    """Point dossier at a copy of the interface catalogs its package ships (dossier/locale/), for a
+    test to edit; return the copy."""
+    from dossier.model import i18n
+
+    copy = tmp_path / "installed/dossier/locale"
+    shutil.copytree(i18n.LOCALE, copy)
+    monkeypatch.setattr(i18n, "LOCALE", copy)
+    i18n.forget_catalogs()
+    yield copy
+    i18n.forget_catalogs()  # the next test reads the package's own again
+
+
 def copy_project(destination: Path) -> Path:
     """Copy the real project's content and seeds (and its templates/, if it has any) to a scratch folder."""
     for name in ("content", "seeds", "templates"):

@@ -70,7 +70,7 @@ def test_a_claim_supported_only_by_a_derivative_is_flagged_unless_marked_sole(ma
         "content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nOnly the copy.[@ap-copy \"across the bridge\"]\n\nBoth.[@ap-copy \"across the bridge\"][@ap \"across the bridge\"]\n\nMarked.[@ap-copy \"across the bridge\" sole]\n",
     })
     code, warnings = warnings_of(capsys, root)
-    assert warnings == ["content/places/cucuta.md:5: warning: paragraph is supported only by the derivative source 'ap-copy': cite the original ('ap'), or add `sole` if only the derivative has it"]
+    assert warnings == ["content/places/cucuta.md:5:15: warning: paragraph is supported only by the derivative source 'ap-copy': cite the original ('ap'), or add `sole` if only the derivative has it"]
 
 
 def test_a_source_cited_nowhere_is_flagged(make_site, capsys):
@@ -223,13 +223,13 @@ def test_a_marker_standing_in_for_the_words_a_sentence_needs_is_flagged(make_sit
     assert code == 1
     hint = ": add `show` to print the passage before its marker ([@source \"quote\" show]), or rephrase"
     assert warnings == [
-        f"content/places/cucuta.md:5: warning: a citation marker stands in for the words after 'has'{hint}",
-        f"content/places/cucuta.md:5: warning: a citation marker stands in for the words after 'into'{hint}",
-        f"content/places/cucuta.md:7: warning: a citation marker stands in for the words after 'reads'{hint}",
-        f"content/places/cucuta.md:9: warning: a citation marker stands in for the words after ':'{hint}",
-        f"content/places/cucuta.md:12: warning: a citation marker stands in for the words after 'has'{hint}",
-        f"content/places/cucuta.md:12: warning: a citation marker stands in for the words after 'said'{hint}",
-        f"content/places/cucuta.md:12: warning: a citation marker stands in for the words after '“'{hint}",
-        f"content/sources/ap.yaml:7: warning: a citation marker stands in for the words after 'says'{hint}",
+        f"content/places/cucuta.md:5:31: warning: a citation marker stands in for the words after 'into'{hint}",
+        f"content/places/cucuta.md:5:81: warning: a citation marker stands in for the words after 'has'{hint}",
+        f"content/places/cucuta.md:7:16: warning: a citation marker stands in for the words after 'reads'{hint}",
+        f"content/places/cucuta.md:9:18: warning: a citation marker stands in for the words after ':'{hint}",
+        f"content/places/cucuta.md:12:48: warning: a citation marker stands in for the words after 'said'{hint}",
+        f"content/places/cucuta.md:12:85: warning: a citation marker stands in for the words after 'has'{hint}",
+        f"content/places/cucuta.md:12:127: warning: a citation marker stands in for the words after '“'{hint}",
+        f"content/sources/ap.yaml:7: warning: a citation marker stands in for the words after 'says'{hint}",  # a YAML block: its columns are not the file's
     ]
     assert main(["check", "--source", str(root)]) == 0  # a warning, not an error, without --strict

@@ -64,11 +64,11 @@ ERROR_CASES = {
     ),
     "unknown link": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nSee [[jorge-tores]].\n"},
-        ["content/places/cucuta.md:5: error: unknown link '[[jorge-tores]]' (did you mean 'jorge-torres'?)"],
+        ["content/places/cucuta.md:5:5: error: unknown link '[[jorge-tores]]' (did you mean 'jorge-torres'?)"],
     ),
     "unknown link with collection": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\n\nSee [[events/jorge-torres]].\n"},
-        ["content/places/cucuta.md:6: error: unknown link '[[events/jorge-torres]]': no events record 'jorge-torres'"],
+        ["content/places/cucuta.md:6:5: error: unknown link '[[events/jorge-torres]]': no events record 'jorge-torres'"],
     ),
     "unknown person in front matter": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\npeople:\n  - jorge-torres\n  - jose-gomes\nsummary: S.\n---\n"},
@@ -80,11 +80,11 @@ ERROR_CASES = {
     ),
     "unknown source": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.[@apx \"across the bridge\"]\n"},
-        ["content/places/cucuta.md:5: error: unknown source 'apx' (did you mean 'ap'?)"],
+        ["content/places/cucuta.md:5:8: error: unknown source 'apx' (did you mean 'ap'?)"],
     ),
     "quote not in its source": (
         {"content/places/cucuta.md": "---\nname: Cúcuta\nsummary: S.\n---\nA city.\n\nTorres drove.[@ap \"drove an armored truck across the bridge\"]\n"},
-        ['content/places/cucuta.md:7: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an [armored→armoured] truck across the bridge."'],
+        ['content/places/cucuta.md:7:14: error: quote not found in source \'ap\' (seeds/ap.txt): "drove an armored truck across the bridge"; closest passage: "drove an [armored→armoured] truck across the bridge."'],
     ),
     "missing seed": (
         {"content/sources/ap.yaml": "title: AP\noutlet: AP\nlanguage: en\nseed: ap-story.txt\n"},
@@ -156,7 +156,15 @@ ERROR_CASES = {
     ),
     "malformed citation": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap across the bridge]\n"},
-        ["content/places/cucuta.md:5: error: malformed citation '[@ap across the bridge]': write [@source-id \"verbatim quote\"]"],
+        ["content/places/cucuta.md:5:8: error: malformed citation '[@ap across the bridge]': write [@source-id \"verbatim quote\"]"],
+    ),
+    "long malformed citation, echoed whole": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city. As he said,[@ap \u201cdrove an armoured truck across the bridge\u201d] and left.\n"},
+        ["content/places/cucuta.md:5:20: error: malformed citation '[@ap \u201cdrove an armoured truck across the bridge\u201d]': write [@source-id \"verbatim quote\"]"],
+    ),
+    "malformed citation never closed, echoed to its line's end": (
+        {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"drove an armoured truck across the bridge and over the river\n"},
+        ["content/places/cucuta.md:5:8: error: malformed citation '[@ap \"drove an armoured truck across the bridge and over the river': write [@source-id \"verbatim quote\"]"],
     ),
     "unknown place in an event": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nplaces: [cucta]\nsummary: S.\n---\n"},
@@ -180,11 +188,11 @@ ERROR_CASES = {
     ),
     "unknown source of an age": (
         {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage:\n  years: 27\n  as_of: 2019\n  source: apx\n  quote: across the bridge\n---\n"},
-        ["content/people/jorge-torres.md:7: error: unknown source 'apx' (did you mean 'ap'?)"],
+        ["content/people/jorge-torres.md:7:11: error: unknown source 'apx' (did you mean 'ap'?)"],
     ),
     "unknown source of a figure": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - label: Trucks\n    value: '1'\n    source: apx\n    quote: across the bridge\n---\n"},
-        ["content/events/aid-convoy.md:8: error: unknown source 'apx' (did you mean 'ap'?)"],
+        ["content/events/aid-convoy.md:8:13: error: unknown source 'apx' (did you mean 'ap'?)"],
     ),
     "unknown source in derived_from": (
         {"content/sources/ap-es.yaml": "title: B\noutlet: X\nlanguage: es\nseed: ap.txt\nderived_from: apx\n"},
@@ -192,15 +200,15 @@ ERROR_CASES = {
     ),
     "age quote not in its source": (
         {"content/people/jorge-torres.md": "---\nname: J\nsummary: S.\nage:\n  years: 27\n  as_of: 2019\n  source: ap\n  quote: Torres, 27\n---\n"},
-        ['content/people/jorge-torres.md:8: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres [27→drove]"'],
+        ['content/people/jorge-torres.md:8:10: error: quote not found in source \'ap\' (seeds/ap.txt): "Torres, 27"; closest passage: "Torres [27→drove]"'],
     ),
     "figure quote not in its source": (
         {"content/events/aid-convoy.md": "---\ntitle: A\ndate: 2019\nsummary: S.\nfigures:\n  - label: Trucks\n    value: '1'\n    source: ap\n    quote: drove two trucks\n---\n"},
-        ['content/events/aid-convoy.md:9: error: quote not found in source \'ap\' (seeds/ap.txt): "drove two trucks"; no similar passage'],
+        ['content/events/aid-convoy.md:9:12: error: quote not found in source \'ap\' (seeds/ap.txt): "drove two trucks"; no similar passage'],
     ),
     "quote over two lines not in its source": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"drove a truck\nacross\"]\n"},
-        ['content/places/cucuta.md:5: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "[drove a→armoured] truck across"'],
+        ['content/places/cucuta.md:5:8: error: quote not found in source \'ap\' (seeds/ap.txt): "drove a truck\\nacross"; closest passage: "drove [a→an armoured] truck across"'],
     ),
     "seed not UTF-8": (
         {"seeds/ap.txt": b"Sgt. Jorge Torres drove an armoured truck across the bridge.\nCaf\xe9\n"},
@@ -252,23 +260,23 @@ ERROR_CASES = {
     ),
     "empty link": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[ ]].\n"},
-        ["content/places/cucuta.md:5: error: empty link [[ ]]: write [[id]] or [[id|label]]"],
+        ["content/places/cucuta.md:5:5: error: empty link [[ ]]: write [[id]] or [[id|label]]"],
     ),
     "ambiguous link": (
         {"content/groups/cucuta.md": "---\nname: C\nsummary: S.\n---\n", "content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[cucuta]].\n"},
-        ["content/places/cucuta.md:5: error: ambiguous link '[[cucuta]]': write [[places/cucuta]] or [[groups/cucuta]]"],
+        ["content/places/cucuta.md:5:5: error: ambiguous link '[[cucuta]]': write [[places/cucuta]] or [[groups/cucuta]]"],
     ),
     "link to an unknown collection": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nSee [[persons/jorge-torres]].\n"},
-        ["content/places/cucuta.md:5: error: unknown link '[[persons/jorge-torres]]': 'persons' is not one of people, events, places, groups, conflicts, sources, pages"],
+        ["content/places/cucuta.md:5:5: error: unknown link '[[persons/jorge-torres]]': 'persons' is not one of people, events, places, groups, conflicts, sources, pages"],
     ),
     "citation with an empty quote": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ap \"\"]\n"},
-        ["content/places/cucuta.md:5: error: citation of 'ap' has an empty quote"],
+        ["content/places/cucuta.md:5:8: error: citation of 'ap' has an empty quote"],
     ),
     "citation naming no source": (
         {"content/places/cucuta.md": "---\nname: C\nsummary: S.\n---\nA city.[@ \"across the bridge\"]\n"},
-        ['content/places/cucuta.md:5: error: citation names no source: write [@source-id "quote"]'],
+        ['content/places/cucuta.md:5:8: error: citation names no source: write [@source-id "quote"]'],
     ),
     "page that would share a collection URL": (
         {"content/pages/people.md": "---\ntitle: People\n---\n"},
@@ -319,8 +327,8 @@ def test_a_schema_error_hides_no_link_reference_or_citation_error_of_the_same_fi
     assert err.splitlines() == [
         "content/events/aid-convoy.md:3: error: 'date': '2019-02-30' is not a real day: February 2019 has 28 days",
         "content/events/aid-convoy.md:4: error: unknown place 'nowhere' in 'places'",
-        "content/events/aid-convoy.md:7: error: quote not found in source 'ap' (seeds/ap.txt): \"not in the story\"; no similar passage",
-        "content/events/aid-convoy.md:7: error: unknown link '[[nobody]]'",
+        "content/events/aid-convoy.md:7:14: error: quote not found in source 'ap' (seeds/ap.txt): \"not in the story\"; no similar passage",
+        "content/events/aid-convoy.md:7:43: error: unknown link '[[nobody]]'",
         "4 errors, 0 warnings",
     ]
 
@@ -333,9 +341,9 @@ def test_every_problem_of_a_run_is_reported_at_once_and_sorted(make_site, capsys
     code, _, err = run(capsys, "check", "--source", str(root))
     assert code == 1
     assert err.splitlines() == [
-        "content/people/jorge-torres.md:5: error: unknown link '[[nowhere]]'",
+        "content/people/jorge-torres.md:5:5: error: unknown link '[[nowhere]]'",
         "content/places/cucuta.md:4: error: unknown field 'bogus' in a place",
-        "content/places/cucuta.md:6: error: unknown link '[[nobody]]'",  # a file's own errors hide none of its others
+        "content/places/cucuta.md:6:5: error: unknown link '[[nobody]]'",  # a file's own errors hide none of its others
         "3 errors, 0 warnings",
     ]
 

@@ -68,7 +68,7 @@ def test_a_misquoted_claim_is_an_error_at_its_line_with_every_other_problem(make
     with pytest.raises(ContentError) as raised:
         build(root, root.parent / "out")
     messages = [str(p) for p in raised.value.problems]
-    assert any(m.startswith("content/conflicts/truck.md:9: error: quote not found in source 'ap-copy'") for m in messages), messages
+    assert any(m.startswith("content/conflicts/truck.md:9:13: error: quote not found in source 'ap-copy'") for m in messages), messages
     assert any(m.startswith("content/conflicts/truck.md:11: error:") and "jorge-toress" in m for m in messages), messages
 
 

@@ -31,6 +31,17 @@ def test_new_then_check_gives_warnings_only(make_site, capsys):
     assert "check passed" in out
 
 
+def test_a_passing_check_says_which_drafts_it_left_out(make_site, capsys):
+    root = make_site({"content/people/ana-ruiz.md": DRAFT})
+    code, out, _ = run(capsys, "check", "--strict", "--source", str(root))
+    assert code == 0 and out.splitlines() == [
+        "check passed: every reference resolved and every quote found in its source",
+        "left out 1 draft (content/people/ana-ruiz.md): `check --drafts` checks it too",
+    ]
+    code, out, _ = run(capsys, "check", "--drafts", "--source", str(root))
+    assert code == 0 and out.splitlines() == ["check passed: every reference resolved and every quote found in its source"]
+
+
 def test_a_new_file_cites_nothing_that_does_not_exist(make_site, capsys):
     root = make_site()
     run(capsys, "new", "person", "José Gómez", "--source", str(root))
@@ -60,7 +71,7 @@ def test_a_link_to_a_draft_is_an_error_under_build(make_site, capsys, tmp_path):
     root = make_site({"content/people/ana-ruiz.md": DRAFT, "content/places/cucuta.md": LINKS_TO_DRAFT})
     code, _, err = run(capsys, "build", "--source", str(root))
     assert code == 1
-    assert "content/places/cucuta.md:5: error: links to 'ana-ruiz', a draft (content/people/ana-ruiz.md) that build leaves out: finish it and remove 'draft: true', or build with --drafts" in err
+    assert "content/places/cucuta.md:5:38: error: links to 'ana-ruiz', a draft (content/people/ana-ruiz.md) that build leaves out: finish it and remove 'draft: true', or build with --drafts" in err
     assert run(capsys, "build", "--drafts", "--source", str(root), "--out", str(tmp_path / "drafts"))[0] == 0
 
 
@@ -72,7 +83,7 @@ def test_the_preview_shows_a_draft_with_a_banner_and_warns_of_links_to_it(make_s
     assert not outcome.errors, outcome.errors
     assert "Draft: not published" in outcome.files["people/ana-ruiz/index.html"].decode()
     assert [str(p) for p in outcome.problems if p.path == "content/places/cucuta.md"] == [
-        "content/places/cucuta.md:5: warning: links to 'ana-ruiz', a draft (content/people/ana-ruiz.md) that build leaves out: finish it and remove 'draft: true', or build with --drafts"]
+        "content/places/cucuta.md:5:38: warning: links to 'ana-ruiz', a draft (content/people/ana-ruiz.md) that build leaves out: finish it and remove 'draft: true', or build with --drafts"]
 
 
 def test_a_draft_with_problems_of_its_own_is_left_out_of_the_preview_with_warnings(make_site):
@@ -83,7 +94,7 @@ def test_a_draft_with_problems_of_its_own_is_left_out_of_the_preview_with_warnin
     outcome = session.render()
     assert not outcome.errors, outcome.errors
     assert "people/ana-ruiz/index.html" not in outcome.files
-    assert any(re.match(r"content/people/ana-ruiz\.md:6: warning: quote not found", str(p)) for p in outcome.problems)
+    assert any(re.match(r"content/people/ana-ruiz\.md:6:\d+: warning: quote not found", str(p)) for p in outcome.problems)
 
 
 def test_the_preview_opened_from_a_build_shows_its_drafts(make_site, capsys, tmp_path):

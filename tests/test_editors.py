@@ -13,10 +13,11 @@ import pytest
 from conftest import PROJECT
 from dossier.cli import main
 from dossier.model.i18n import translation_of
-from dossier.model.record_types import BUILT_IN
+from dossier.model.record_types import BUILT_IN, FieldSpec
 from dossier.model.problems import ContentError
 from dossier.read.documents import content_files, read_document, read_model
 from dossier.pipeline import check
+from dossier.editors.schemas import schemas
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +127,36 @@ def test_new_points_the_file_at_its_schema(make_site, capsys):
 def test_a_translation_file_names_no_id_of_its_own_in_the_schemas(real_schemas):
     sources = real_schemas["conflict.schema.json"]["properties"]["claims"]["anyOf"][0]["items"]["properties"]["source"]["anyOf"][0]["enum"]
     assert "ap-desertion" in sources and not [s for s in sources if translation_of(s)]
+
+
+def test_every_field_type_is_one_entry_of_one_table():
+    """Validation, the editors' schemas and `new` read each field's type from one table: every field of
+    every record type, and every type a project may declare, has its entry there."""
+    from dossier.check.fields import FIELD_TYPES, field_type
+    from dossier.model.record_types import BUILT_IN, DECLARABLE, SETTINGS, field_specs, NESTED
+
+    declared = {spec.type for rtype in [*BUILT_IN.values(), SETTINGS] for spec in rtype.fields}
+    declared |= {spec.type for nested in NESTED.values() for spec in field_specs(nested)} | set(DECLARABLE) | {"id:places", "ids:events", "enum:a|b"}
+    for kind in sorted(declared):
+        entry = field_type(kind)
+        assert entry in FIELD_TYPES.values() and callable(entry.convert) and isinstance(entry.schema(kind, {}), dict), kind
+        assert isinstance(entry.scaffold(FieldSpec("x", kind)), str), kind
+
+
+def test_a_new_field_type_is_one_entry_for_validation_the_schema_and_new(make_site, monkeypatch, tmp_path):
+    from dossier.check import fields
+    from dossier.cli import scaffold
+    from dossier.model import record_types
+
+    year = fields.FieldType(lambda value, kind, key, check: value if isinstance(value, int) and 1000 <= value <= 2999 else check.error(key, f"'{fields.field_name(key)}' should be a year, not {value!r}"),
+                            lambda kind, ids: {"type": "integer", "minimum": 1000, "maximum": 2999}, lambda spec: "2019")
+    monkeypatch.setitem(fields.FIELD_TYPES, "year", year)
+    monkeypatch.setattr(record_types, "DECLARABLE", (*record_types.DECLARABLE, "year"))
+    root = make_site({"content/site.yaml": "title: T\nlanguage: en\ntypes:\n  units:\n    singular: unit\n    fields:\n      name: {type: text, required: true}\n      founded: year\n",
+                      "content/units/third.md": "---\nname: Third\nfounded: 19\n---\nA unit.[@ap \"across the bridge\"]\n"})
+    with pytest.raises(ContentError) as raised:
+        check(root)
+    assert [str(p) for p in raised.value.problems if p.severity == "error"] == ["content/units/third.md:3: error: 'founded' should be a year, not 19"]
+    model, _ = read_model(root)
+    assert "founded: 2019" in scaffold(model["units"], "Fourth")
+    assert schemas(root, model)["unit.schema.json"]["properties"]["founded"]["anyOf"][0] == {"type": "integer", "minimum": 1000, "maximum": 2999}

@@ -39,7 +39,7 @@ def test_a_misquote_in_evidence_is_an_error_at_its_line(make_site, capsys):
         "roles: [sergeant]\nevidence:\n  roles:\n    sergeant: '[@ap \"Sgt. Jorge Torres says\"]'\n")})
     code, found = problems(capsys, root)
     assert code == 1
-    assert found == ["content/people/jorge-torres.md:8: error: quote not found in source 'ap' (seeds/ap.txt): \"Sgt. Jorge Torres says\"; "
+    assert found == ["content/people/jorge-torres.md:8:16: error: quote not found in source 'ap' (seeds/ap.txt): \"Sgt. Jorge Torres says\"; "
                      "closest passage: \"Sgt. Jorge Torres [says→drove]\""]
 
 
@@ -56,7 +56,7 @@ def test_evidence_for_a_field_or_value_it_cannot_support_and_bad_markers_are_all
         "content/people/jorge-torres.md:9: error: 'summary' does not carry evidence; the fields of a person that do: roles, affiliations, places, status",
         "content/people/jorge-torres.md:11: error: 'driver' is not one of the roles (sergeant)",
         "content/people/jorge-torres.md:12: error: 'evidence.status' should hold citation markers only, such as '[@source \"quote\"]', not 'See'",
-        "content/people/jorge-torres.md:14: error: 'evidence.places.cucuta': malformed citation '[@ap across the bridge]': write [@source-id \"verbatim quote\"]",
+        "content/people/jorge-torres.md:14:14: error: 'evidence.places.cucuta': malformed citation '[@ap across the bridge]': write [@source-id \"verbatim quote\"]",
     ]
 
 

@@ -5,6 +5,7 @@ and incremental rebuilds of translated files equal to cold builds."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -16,6 +17,7 @@ from babel.messages.pofile import read_po
 
 from conftest import BASE_FILES, PROJECT
 from test_oracle import Oracle
+from dossier.model.extract import reader_words
 from dossier.model.i18n import DECLARED, LOCALE
 from dossier.model.record_types import BUILT_IN
 from dossier.check.coverage import untranslated
@@ -115,6 +117,13 @@ def test_bad_translations_are_reported_at_their_line(make_site, files, expected)
     assert any(problem.startswith(expected) for problem in found), found
 
 
+def test_a_record_that_fails_to_parse_yields_its_own_error_and_none_about_its_translation(make_site):
+    torres = BASE_FILES["content/people/jorge-torres.md"].replace("places: [cucuta]", "places: [cucuta")  # a `[` never closed
+    found = problems_of(make_site({**TWO, "content/people/jorge-torres.md": torres, "content/people/jorge-torres.es.md": TORRES_ES}))
+    assert [p for p in found if "jorge-torres" in p.partition(":")[0]] == [
+        "content/people/jorge-torres.md:5:9: error: invalid YAML: this '[' is never closed with ']'"], found
+
+
 def test_the_documentary_translates_every_person_and_event_and_its_home_and_about_pages():
     for collection in ("people", "events"):
         originals = {p.name[:-3] for p in (PROJECT / "content" / collection).glob("*.md") if p.suffixes == [".md"]}
@@ -149,13 +158,26 @@ def test_every_interface_string_and_every_page_of_the_documentary_has_a_spanish_
     assert missing == []
 
 
-def test_every_string_the_model_declares_for_readers_is_in_the_catalog():
-    declared = set(DECLARED)
+def test_every_word_the_model_shows_readers_is_extracted_from_the_model_itself():
+    extracted = set(interface_messages())
+    words = reader_words()
     for rtype in BUILT_IN.values():
-        assert {rtype.title, rtype.singular} <= declared, rtype.collection
+        assert {rtype.title, rtype.singular} <= set(words), rtype.collection
         for spec in rtype.fields:
-            assert not spec.inverse or spec.inverse in declared, spec.name
-            assert not spec.facet or spec.facet in declared, spec.name
+            assert not spec.inverse or spec.inverse in words, spec.name
+            assert not spec.facet or spec.facet in words, spec.name
+    assert {"Tags", "public copy", "Conflicting accounts", "Places in {name}"} <= set(words)
+    assert set(words) <= extracted  # babel.cfg runs the model's extractor
+    assert not set(words) & set(DECLARED)  # none restated by hand in i18n.py
+
+
+def test_a_heading_added_to_the_model_reaches_the_catalog_without_being_written_twice(monkeypatch):
+    from dossier.model import record_types
+
+    people = record_types.BUILT_IN["people"]
+    fields = tuple(dataclasses.replace(spec, inverse="Witnesses") if spec.name == "places" else spec for spec in people.fields)
+    monkeypatch.setitem(record_types.BUILT_IN, "people", dataclasses.replace(people, fields=fields))
+    assert "Witnesses" in interface_messages()
 
 
 def test_edits_of_translations_rebuild_as_a_cold_build_does(make_site, tmp_path):

@@ -12,6 +12,7 @@ import yaml
 from test_model import UNIT_FILES
 from test_session import EXTRA, Mirror
 
+from conftest import BASE_FILES
 from dossier.model.record_types import FieldSpec
 from dossier.pipeline import build, load
 from dossier.model.problems import ContentError
@@ -25,9 +26,9 @@ PROJECT = {
     "media/photo.png": PHOTO,
     "seeds/ap-again.txt": None,  # written from ap.txt below: the same text under another name
     "content/sources/ap-copy.yaml": "title: AP copy\noutlet: A republisher\nlanguage: en\nseed: ap-copy.txt\nderived_from: ap\n",
-    "content/places/villa.md": "---\nname: Villa Antigua\nsummary: A neighbourhood.\nlocated_in: cucuta\n---\nA place.[@ap \"across the bridge\"]\n",
+    "content/places/villa.md": "---\nname: Villa Antigua\naliases: [La Villa]\nsummary: A neighbourhood.\nlocated_in: cucuta\n---\nA place.[@ap \"across the bridge\"]\n",
     "content/places/bogota.md": "---\nname: Bogotá\nsummary: The capital.\n---\nA city.[@ap \"across the bridge\"]\n",
-    "content/groups/guard-unit.md": "---\nname: Guard unit\nsummary: Part of the guard.\npart_of: guard\n---\nA unit.[@ap-copy \"A translation\"]\n",
+    "content/groups/guard-unit.md": "---\nname: Guard unit\naliases: [The unit]\nsummary: Part of the guard.\npart_of: guard\n---\nA unit.[@ap-copy \"A translation\"]\n",
     "content/pages/about.md": "---\ntitle: About\n---\nAbout [[jorge-torres]] and [[aid-convoy]].\n",
     "content/units/second-company.md": "---\nname: Second Company\nsummary: Another unit.\n---\nA unit.[@ap \"Torres said\"]\n",
     "content/conflicts/truck.md": (  # its claims flag rows of ap-copy's page beside ap
@@ -133,9 +134,24 @@ def tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture
-def oracle(make_site, tmp_path, package_theme) -> Oracle:
-    root = make_site(PROJECT)
+# A project theme that shows little: what a page does not show, it must not depend on, and what it
+# shows it must depend on exactly (the package's templates read so much that a missing dependency
+# is often masked by another). Each record's page shows its name, its body, its references with
+# their sources' outlets, every person (a collection gone through without first asking whether it
+# is empty) and, on a source's page, the records that cite it.
+MINIMAL_RECORD = (
+    "<!DOCTYPE html>\n<html lang=\"{{ lang }}\"><title>{{ record.label }}</title>\n<h1>{{ record.label }}</h1>\n{{ body_html }}\n"
+    "<ol>{% for r in page.references %}<li>{{ r.source.outlet }}: {{ r.source.title }}</li>{% endfor %}</ol>\n"
+    "<p>{% for person in site.records.people.values() %}{{ person.name }}; {% endfor %}</p>\n"
+)
+MINIMAL_SOURCE = MINIMAL_RECORD + "<p>Cited by {% for key in site.cited_by.get(record.id, []) %}{{ site.get(key).label }}; {% endfor %}</p>\n"
+MINIMAL_THEME = {f"templates/{name}.html": MINIMAL_SOURCE if name == "source" else MINIMAL_RECORD
+                 for name in ("person", "event", "place", "group", "conflict", "page", "unit", "source")}
+
+
+@pytest.fixture(params=["package theme", "minimal project theme"])
+def oracle(request, make_site, tmp_path, package_theme) -> Oracle:
+    root = make_site({**PROJECT, **(MINIMAL_THEME if request.param == "minimal project theme" else {})})
     (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
     return Oracle(root, tmp_path)
 
@@ -154,6 +170,30 @@ def test_an_edit_of_every_field_gives_what_a_cold_build_gives(oracle, collection
         oracle.edit(path, None, set_field(oracle.root, path, spec.name, value), f"{collection}.{spec.name}")
         if spec.name == "draft":  # a draft leaves the build (an error where others name it): undone, or no later edit would show
             oracle.edit(path, None, set_field(oracle.root, path, "draft", None), f"{collection}.draft undone")
+
+
+@pytest.mark.parametrize("collection", [collection for collection in EDITED if collection != "site"])
+def test_joining_and_leaving_a_value_another_record_holds_gives_what_a_cold_build_gives(oracle, collection):
+    """A list field (ids, tags, texts) takes a value another record of its collection already holds,
+    then gives it up: the pages listing that value existed before and after, so only what each read
+    can tell that they must render again (an event joining a tag another event has, and leaving it)."""
+    site, _ = load(oracle.root)
+    path = EDITED[collection]
+    rid = Path(path).stem
+    record = site.records[collection][rid]
+    joined = []
+    for spec in site.model[collection].fields:
+        if spec.type.partition(":")[0] not in ("ids", "slugs", "texts"):
+            continue
+        held = list(getattr(record, spec.name, None) or [])
+        shared = sorted({value for other in site.records[collection].values() if other.id != rid
+                         for value in getattr(other, spec.name, None) or [] if value not in held and value != rid})
+        if not shared:
+            continue
+        oracle.edit(path, None, set_field(oracle.root, path, spec.name, held + shared[:1]), f"{collection}.{spec.name} joins {shared[0]!r}")
+        oracle.edit(path, None, set_field(oracle.root, path, spec.name, held or None), f"{collection}.{spec.name} leaves {shared[0]!r}")
+        joined.append(spec.name)
+    assert joined or collection in ("sources", "pages", "conflicts", "units"), collection  # each collection whose records share values is tried
 
 
 def test_edits_of_bodies_templates_and_seeds_give_what_a_cold_build_gives(oracle):
@@ -184,3 +224,77 @@ def test_on_a_timeline_split_by_year_and_month_an_events_edits_give_what_a_cold_
     oracle.edit(event, "title: Later", "title: Later still", "an event's title")
     oracle.edit(event, "date: 2018-12-30", "date: 2019-02-28", "an event back: 2019 split by month again")
     oracle.edit(event, None, None, "an event deleted: the timeline is one page again")
+
+
+CATALOG = "dossier/locale/es/LC_MESSAGES/dossier.po"
+
+
+def test_an_edit_of_a_catalog_renders_the_pages_of_its_language_as_a_cold_build_does(make_site, tmp_path, package_theme, package_catalogs):
+    root = make_site({**PROJECT, "content/site.yaml": PROJECT["content/site.yaml"] + "languages: [en, es]\n"})
+    (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
+    oracle = Oracle(root, tmp_path)
+    pages = {path for path in oracle.files if path.endswith(".html")}
+    rendered = oracle.edit(CATALOG, 'msgstr "Ir al contenido"', 'msgstr "Saltar al contenido"', "a template's string, on every page of its language")
+    assert rendered == len(pages)  # each page names the other language in its words: the switcher, the page for a missing address
+    assert "Saltar al contenido" in oracle.files["es/people/jorge-torres/index.html"].decode()
+    oracle.edit(CATALOG, 'msgstr\\[0\\] "%\\(num\\)d fuente"', 'msgstr[0] "%(num)d fuente independiente"', "a string of a rendered body: the count of sources after a claim")
+    assert "1 fuente independiente" in oracle.files["es/people/jorge-torres/index.html"].decode()
+
+
+def test_an_edit_of_a_catalog_of_a_language_the_site_is_not_in_renders_nothing(make_site, tmp_path, package_catalogs):
+    oracle = Oracle(make_site(), tmp_path)
+    assert oracle.edit(CATALOG, 'msgstr "Ir al contenido"', 'msgstr "Saltar al contenido"', "the Spanish catalog, on an English site") == 0
+
+
+NPR = {  # a source that jorge-torres cites only in his facts' evidence, never in his body
+    "seeds/npr.txt": "Torres crossed into Colombia in February.\n",
+    "content/sources/npr.yaml": "title: NPR story\noutlet: NPR\nlanguage: en\nseed: npr.txt\n",
+    "content/people/jorge-torres.md": BASE_FILES["content/people/jorge-torres.md"].replace(
+        "evidence: {places: {cucuta: \"[@ap \\\"drove an armoured truck across the bridge\\\"]\"}}", "evidence: {places: {cucuta: '[@npr \"crossed into Colombia\"]'}}"),
+}
+
+
+def test_a_source_cited_only_in_a_facts_evidence_and_shown_by_a_projects_template(make_site, tmp_path):
+    root = make_site({**NPR, **MINIMAL_THEME})
+    oracle = Oracle(root, tmp_path)
+    assert "NPR: NPR story" in oracle.files["people/jorge-torres/index.html"].decode()  # the reference list shows the source
+    assert oracle.edit("content/sources/npr.yaml", "outlet: NPR", "outlet: National Public Radio", "the source's outlet, shown on the page citing it") >= 2
+    assert "National Public Radio: NPR story" in oracle.files["people/jorge-torres/index.html"].decode()
+    oracle.edit("content/sources/npr.yaml", "title: NPR story", "title: The NPR story", "its title")
+    oracle.edit("content/people/jorge-torres.md", "@npr .crossed into Colombia.", "@npr \"Torres crossed\"", "another passage of it")
+    oracle.edit("content/people/jorge-torres.md", '@npr "Torres crossed"', '@ap "across the bridge"', "the evidence cites another source: the first lists the record no more")
+    assert "Jorge Torres" not in oracle.files["sources/npr/index.html"].decode().split("Cited by")[1]
+
+
+def test_a_projects_template_going_through_a_collection_without_asking_if_it_is_empty(make_site, tmp_path):
+    root = make_site({"content/pages/about.md": "---\ntitle: About\n---\nAbout us.[@ap \"Torres said\"]\n",
+                      "templates/page.html": "<!DOCTYPE html>\n<title>{{ record.label }}</title>\n<ul>{% for person in site.records.people.values() %}<li>{{ person.name }}</li>{% endfor %}</ul>\n"})
+    oracle = Oracle(root, tmp_path)
+    assert "<li>Jorge Torres</li>" in oracle.files["about/index.html"].decode()
+    oracle.edit("content/people/ana.md", None, "---\nname: Ana Ruiz\nsummary: A nurse.\n---\nShe crossed.[@ap \"across the bridge\"]\n", "a person added: the list grows")
+    assert "<li>Ana Ruiz</li>" in oracle.files["about/index.html"].decode()
+    oracle.edit("content/people/ana.md", None, None, "and deleted")
+
+
+def test_a_change_to_dossiers_code_in_a_subpackage_gives_in_a_warm_build_what_a_cold_build_gives(make_site, tmp_path, monkeypatch):
+    """Upgrading dossier changes its modules, at any depth: a warm build must not keep what the old
+    code made (here the claim anchors every body holds, placed by code in render/ and text/)."""
+    from test_cache import package_code
+
+    from dossier.incremental import cache
+    from dossier.render.context import PageContext
+
+    root = make_site(PROJECT)
+    (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
+    package = package_code(tmp_path / "installed")
+    monkeypatch.setattr(cache, "PACKAGE", package)
+    warm, cold = tmp_path / "warm", tmp_path / "cold"
+    build(root, warm)
+    claim = PageContext.claim
+    monkeypatch.setattr(PageContext, "claim", lambda self, number: claim(self, number).replace('class="claim"', 'class="claim sentence"'))
+    module = package / "text/sentences.py"
+    module.write_text(module.read_text(encoding="utf-8") + "\n# the new code\n", encoding="utf-8")
+    build(root, warm)
+    build(root, cold, use_cache=False)
+    assert 'class="claim sentence"' in (cold / "people/jorge-torres/index.html").read_text(encoding="utf-8")
+    assert [path for path in sorted({*tree(warm), *tree(cold)}) if tree(warm).get(path) != tree(cold).get(path)] == []

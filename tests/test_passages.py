@@ -1,6 +1,7 @@
+import pytest
 from hypothesis import given, strategies as st
 
-from dossier.text.passages import SeedText, normalize, passage_id, text_fragment
+from dossier.text.passages import SeedText, mark_differences, normalize, passage_id, text_fragment
 
 TEXT = "He said: “We’re going to change history.”\n\nIt was a long—very long   day.\n"
 
@@ -22,6 +23,21 @@ def test_case_and_words_still_matter():
 def test_closest_passage_points_at_the_near_miss():
     assert SeedText(TEXT).closest("We are going to change history") == '"We\'re going to change history."'
     assert SeedText(TEXT).closest("zzzz qqqq") is None
+
+
+STORY = "The soldiers waited for hours at the border. Torres climbed into one of the white-painted trucks and drove it across the bridge.\n"
+
+
+@pytest.mark.parametrize("quote, shown", [
+    # the quote's first words are not the text's: the passage starts where they would stand, not in the sentence before
+    ("The guards then climbed into one of the white-painted trucks", "[The guards then→Torres] climbed into one of the white-painted trucks"),
+    ("He climbed into one of the white-painted trucks", "[He→Torres] climbed into one of the white-painted trucks"),
+    # shorter words than the text's: the passage still ends where the quote does
+    ("Torres climb into one of the white trucks and drove it", "Torres [climb→climbed] into one of the [white→white-painted] trucks and drove it"),
+    ("Torres climbed into one of the white-painted trucks and drove on", "Torres climbed into one of the white-painted trucks and drove [on→it]"),
+])
+def test_the_closest_passage_is_aligned_to_the_quote_word_by_word(quote, shown):
+    assert mark_differences(quote, SeedText(STORY).closest(quote)) == shown
 
 
 def test_passage_ids_are_stable_and_ignore_typography():

@@ -118,8 +118,54 @@ def test_the_html_sheet_links_each_record(make_site, tmp_path, capsys):
     out = tmp_path / "sheet.html"
     assert review(root, "--html", str(out)) == 0
     page = out.read_text(encoding="utf-8")
-    assert '<a href="#people-jorge-torres">content/people/jorge-torres.md</a>' in page and '<section id="people-jorge-torres">' in page
+    assert '<a href="#people-jorge-torres">content/people/jorge-torres.md</a>' in page and '<details class="record" id="people-jorge-torres" open>' in page
     assert "…Sgt. Jorge Torres <mark>drove an armoured truck</mark> across the bridge.…" in page
+
+
+def reviewed_but_one(make_site, capsys) -> Path:
+    """A project whose records are all reviewed, then one of them changed and one record added."""
+    root = make_site({**COPY, "content/sources/ap.yaml": BASE_AP + "notes: The story, at https://example.org/" + "a" * 120 + " (a long address).[@ap \"Torres said\"]\n"})
+    paths = [TORRES, "content/events/aid-convoy.md", "content/places/cucuta.md", "content/sources/ap.yaml", "content/sources/ap-copy.yaml"]
+    assert review(root, "--record", "--by", "Ana Ruiz", "--on", "2026-12-01", *paths) == 0
+    path = root / "content/places/cucuta.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("A city.", "A border city."), encoding="utf-8")
+    (root / "content/places/villa.md").write_text("---\nname: Villa\nsummary: A neighbourhood.\n---\nA place.[@ap \"across the bridge\"]\n", encoding="utf-8")
+    capsys.readouterr()
+    return root
+
+
+BASE_AP = "title: AP story\noutlet: The Associated Press\nlanguage: en\nseed: ap.txt\ninserted_lines: ['WATCH:']\n"
+
+
+def test_the_sheet_puts_what_needs_a_review_first_each_record_folded_alone(make_site, tmp_path, capsys):
+    root = reviewed_but_one(make_site, capsys)
+    assert review(root) == 0
+    heads = [line.split(": ")[0] for line in capsys.readouterr().out.splitlines() if line.startswith("content/")]
+    assert heads == ["content/places/villa.md", "content/places/cucuta.md", "content/events/aid-convoy.md", TORRES,
+                     "content/sources/ap-copy.yaml", "content/sources/ap.yaml"]  # never reviewed, changed, then the rest in path order
+    assert review(root, "--status") == 1
+    assert capsys.readouterr().out.splitlines()[:2] == ["content/places/villa.md: never reviewed",
+                                                        "content/places/cucuta.md: reviewed by Ana Ruiz on 2026-12-01; changed since the review: 1 sentence"]
+    out = tmp_path / "sheet.html"
+    assert review(root, "--html", str(out)) == 0
+    page = out.read_text(encoding="utf-8")
+    sections = re.findall(r'<details class="record" id="([^"]+)"( open)?>', page)
+    assert sections == [("places-villa", " open"), ("places-cucuta", " open"), ("events-aid-convoy", ""), ("people-jorge-torres", ""),
+                        ("sources-ap-copy", ""), ("sources-ap", "")]
+    assert page.index("Needs a review (2)") < page.index('href="#places-villa"') < page.index("Reviewed and unchanged (4)") < page.index('href="#sources-ap"')
+
+
+def test_the_html_sheet_reads_at_a_phones_width_and_a_link_opens_its_record(make_site, tmp_path, capsys, page):
+    root = reviewed_but_one(make_site, capsys)
+    out = tmp_path / "sheet.html"
+    assert review(root, "--html", str(out)) == 0
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(out.as_uri() + "#sources-ap")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the long address wraps
+    assert page.evaluate("document.getElementById('sources-ap').open") is True  # folded, opened by the link
+    assert page.evaluate("document.getElementById('people-jorge-torres').open") is False
+    page.click('a[href="#people-jorge-torres"]')
+    assert page.evaluate("document.getElementById('people-jorge-torres').open") is True
 
 
 def test_review_refuses_what_it_cannot_do(make_site, capsys):
@@ -215,5 +261,5 @@ def test_the_html_sheet_gives_a_translation_its_own_part(make_site, tmp_path, ca
     out = tmp_path / "sheet.html"
     assert review(root, "--html", str(out)) == 0
     page = out.read_text(encoding="utf-8")
-    assert '<section id="people-jorge-torres-es"><h2>Jorge Torres (es) <small>content/people/jorge-torres.es.md</small></h2>' in page
-    assert '<section id="people-jorge-torres"><h2>Jorge Torres <small>content/people/jorge-torres.md</small></h2>' in page
+    assert '<details class="record" id="people-jorge-torres-es" open><summary><h2>Jorge Torres (es) <small>content/people/jorge-torres.es.md</small></h2>' in page
+    assert '<details class="record" id="people-jorge-torres" open><summary><h2>Jorge Torres <small>content/people/jorge-torres.md</small></h2>' in page

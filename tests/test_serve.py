@@ -197,7 +197,7 @@ def test_a_content_error_shows_on_every_page_until_it_is_fixed(make_site):
         server.wait_for(r"error: unknown link")
         for path in ["/", "/people/jorge-torres/", "/no/such/page/", "/about"]:
             status, body = server.get(path)
-            assert status == 500 and b"content/people/jorge-torres.md:8: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
+            assert status == 500 and b"content/people/jorge-torres.md:8:76: error: unknown link &#x27;[[aid-convoi]]&#x27; (did you mean &#x27;aid-convoy&#x27;?)" in body, path
         assert server.get("/static/style.css")[0] == 200
         edit(root, PERSON, "See [[aid-convoi]].", "See [[aid-convoy]].")
         server.wait_for(r"rendered")
@@ -370,11 +370,12 @@ def test_a_templates_folder_made_while_watching_is_watched(make_site, kind):
     assert "templates/404.html" in set().union(*heard), heard
 
 
-def test_the_preview_watches_the_project_and_the_packages_theme(make_site, package_theme):
+def test_the_preview_watches_the_project_and_the_packages_theme_and_catalogs(make_site, package_theme, package_catalogs):
     from dossier.serve.preview import watchers
 
     root = make_site({"templates/404.html": "{% extends 'base.html' %}"})
     heard: list[set[str]] = []
+    expected = {"dossier/templates/static/site.js", "templates/404.html", "dossier/locale/es/LC_MESSAGES/dossier.po"}
 
     async def edits() -> None:
         watching = watchers(root, heard.append)
@@ -383,14 +384,16 @@ def test_the_preview_watches_the_project_and_the_packages_theme(make_site, packa
         await asyncio.sleep(0.4)  # a polling watcher's first look
         (package_theme / "static/site.js").write_text("// edited\n", encoding="utf-8")
         (root / "templates/404.html").write_text("{% extends 'dossier/404.html' %}", encoding="utf-8")
+        catalog = package_catalogs / "es/LC_MESSAGES/dossier.po"
+        catalog.write_text(catalog.read_text(encoding="utf-8").replace('msgstr "Ir al contenido"', 'msgstr "Saltar al contenido"'), encoding="utf-8")
         deadline = time.monotonic() + 5
-        while not {"dossier/templates/static/site.js", "templates/404.html"} <= set().union(*heard) and time.monotonic() < deadline:
+        while not expected <= set().union(*heard) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         for each in watching:
             each.stop()
 
     in_a_loop_of_its_own(edits)
-    assert {"dossier/templates/static/site.js", "templates/404.html"} <= set().union(*heard), heard
+    assert expected <= set().union(*heard), heard
 
 
 def test_livereload_is_the_pinned_version_whose_internals_the_server_overrides():

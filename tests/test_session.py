@@ -177,3 +177,20 @@ def test_any_sequence_of_edits_gives_what_a_full_build_gives(make_site, edits):
                 mirror.edit(path, None, None, f"{which} deleted")
         else:
             mirror.edit(path, None, text, f"{which} variant {number % len(variants)}")
+
+
+def test_an_update_names_only_the_input_files_that_changed_not_an_editors_temporary_file(make_site):
+    from dossier.serve.preview import edited_files
+
+    root = make_site(EXTRA)
+    session = Session(root)
+    session.load()
+    session.render()
+    person = root / "content/people/jorge-torres.md"
+    temporary = root / "content/people/sedwxZbn3"  # as `sed -i` saves: a new file renamed over the old
+    temporary.write_text(person.read_text(encoding="utf-8").replace("A sergeant.", "A Guard sergeant."), encoding="utf-8")
+    temporary.replace(person)
+    outcome = session.update(["content/people/sedwxZbn3", "content/people/jorge-torres.md", "content/people/.jorge-torres.md.swp"])
+    assert outcome.edited == ["content/people/jorge-torres.md"]
+    assert edited_files(outcome.edited) == "content/people/jorge-torres.md"
+    assert edited_files([f"seeds/{n}.txt" for n in range(5)]) == "seeds/0.txt, seeds/1.txt, seeds/2.txt and 2 more"

@@ -23,7 +23,7 @@ from .images import markdown_images
 from .names import audited_seeds, known_names, uncovered_names
 from .link import Site, record_line
 from .uncited import uncited_sentences
-from ..text.markup import CITATION, has_flag, paragraphs
+from ..text.markup import CITATION, column_at, has_flag, paragraphs
 from ..model.problems import Problem
 from ..model.schema import Record, Source
 
@@ -59,7 +59,8 @@ def derivative_only_in(record: Record, derivatives: dict[str, str]) -> list[Prob
         derived = [sid for sid, _ in cited if sid in derivatives]
         if len(derived) == len(cited):
             originals = sorted({derivatives[sid] for sid in derived})
-            problems.append(Problem(record.path, line, 0, "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it",
+            first = next(CITATION.finditer(text)).start()  # at its first citation, which names the derivative
+            problems.append(Problem(record.path, line + text.count("\n", 0, first), column_at(text, first), "warning", f"paragraph is supported only by the derivative source '{derived[0]}': cite the original ('{originals[0]}'), or add `sole` if only the derivative has it",
                                     kind="paragraph resting only on a derivative"))
     return problems
 
@@ -77,7 +78,7 @@ def stand_in_markers(site: Site, record: Record) -> list[Problem]:
             lead = LEADS_TO_WORDS.search(text, near, match.start())
             if lead and not has_flag(match, "show"):
                 word = next(group for group in lead.groups() if group)
-                problems.append(Problem(record.path, line + text.count("\n", 0, match.start()), 0, "warning",
+                problems.append(Problem(record.path, line + text.count("\n", 0, match.start()), column_at(text, match.start()) if name == "body" else 0, "warning",
                                         f"a citation marker stands in for the words after '{word}': add `show` to print the passage before its marker ([@source \"quote\" show]), or rephrase",
                                         kind="marker standing in for words"))
     return problems

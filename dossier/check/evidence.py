@@ -11,6 +11,7 @@ record and cites a source. The audit warns about each fact with no evidence (err
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Any
@@ -51,33 +52,37 @@ class Fact:
         return bool(self.citations)
 
 
-def convert_markers(value: Any, key: tuple, path: str, line: int, error: Any) -> Markers | None:
-    """Return the citations of one evidence value: citation markers and nothing else."""
+def convert_markers(value: Any, key: tuple, path: str, line: int, error: Any, column: int = 0) -> Markers | None:
+    """Return the citations of one evidence value: citation markers and nothing else. column is
+    where the value's text starts on its line (0 if not known): each marker's column is counted from it."""
     name = ".".join(str(part) for part in key)
     if not isinstance(value, str) or not value.strip():
         return error(key, f"'{name}' should be citation markers such as '[@source \"quote\"]' in quotes, not {type(value).__name__ if value is not None else 'nothing'}")
     _, citations, problems = scan(value, line, path)
+    shift = column - 1 if column and "\n" not in value else None  # a value over several lines is folded: its columns are not the file's
+    citations = [dataclasses.replace(c, column=c.column + shift if shift is not None else 0) for c in citations]
     rest = CITATION.sub("", value).strip()
     for problem in problems:
-        error(key, f"'{name}': {problem.message}")
+        error(key, f"'{name}': {problem.message}", problem.column + shift if shift is not None and problem.column else 0)
     if rest and not problems:
         error(key, f"'{name}' should hold citation markers only, such as '[@source \"quote\"]', not '{rest[:40]}'")
     return None if problems or rest else tuple(citations)
 
 
-def convert_evidence(value: Any, key: tuple, path: str, line_of: Any, error: Any) -> Evidence | None:
-    """Convert the `evidence:` mapping: each field to markers, or to a mapping of its values to markers."""
+def convert_evidence(value: Any, key: tuple, path: str, line_of: Any, error: Any, column_of: Any = lambda *key: 0) -> Evidence | None:
+    """Convert the `evidence:` mapping: each field to markers, or to a mapping of its values to markers
+    (line_of and column_of: where a key path's value stands in the file)."""
     if not isinstance(value, dict):
         return error(key, "'evidence' should be a mapping of field names to citation markers")
     evidence: Evidence = {}
     for field_name, given in value.items():
         where = key + (field_name,)
         if isinstance(given, dict):
-            items = {str(item): convert_markers(markers, where + (item,), path, line_of(*where, item), error) for item, markers in given.items()}
+            items = {str(item): convert_markers(markers, where + (item,), path, line_of(*where, item), error, column_of(*where, item)) for item, markers in given.items()}
             if all(markers is not None for markers in items.values()):
                 evidence[str(field_name)] = items
         else:
-            markers = convert_markers(given, where, path, line_of(*where), error)
+            markers = convert_markers(given, where, path, line_of(*where), error, column_of(*where))
             if markers is not None:
                 evidence[str(field_name)] = markers
     return evidence

@@ -16,6 +16,7 @@ from ..model.record_types import BUILT_IN, RESERVED, Model
 from ..text.passages import SeedText, inserted_spans, mark_differences, passage_id
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
+from ..read.documents import column_of
 
 Key = tuple[str, str]  # (collection, id)
 Referrers = dict[tuple[str, str], list[str]]  # (collection, field) -> ids of the records whose field names a record
@@ -88,10 +89,10 @@ class Linker:
         config = next(iter(records.get("site", {}).values()), None) or default_config()
         self.site = Site(config, records, {name: text if isinstance(text, SeedText) else SeedText(text) for name, text in seeds.items()}, model=model)
 
-    def error(self, record: Record, line: int, message: str) -> None:
-        self.problems.append(Problem(record.path, line, 0, "error", message))
+    def error(self, record: Record, line: int, message: str, column: int = 0) -> None:
+        self.problems.append(Problem(record.path, line, column, "error", message))
 
-    def left_out_draft(self, record: Record, keys: list[Key], line: int) -> bool:
+    def left_out_draft(self, record: Record, keys: list[Key], line: int, column: int = 0) -> bool:
         """Report a published record's link to a draft (an error where the site leaves the draft out,
         a warning in the preview, which shows it); return whether the draft is left out."""
         draft = next((key for key in keys if key in self.drafts), None)
@@ -104,33 +105,33 @@ class Linker:
             message = f"a draft ({self.drafts[draft]}) that build leaves out: finish it and remove 'draft: true', or build with --drafts"
         else:
             message = f"a draft ({self.drafts[draft]}) left out until its own problems are fixed"
-        self.problems.append(Problem(record.path, line, 0, "warning" if shown else "error", f"links to '{draft[1]}', {message}"))
+        self.problems.append(Problem(record.path, line, column, "warning" if shown else "error", f"links to '{draft[1]}', {message}"))
         return not shown
 
-    def resolve_target(self, record: Record, target: str, line: int) -> Key | None:
-        """Resolve '[[id]]' or '[[people/id]]' to a key, reporting unknown or ambiguous ids."""
-        if self.drafts and self.left_out_draft(record, [tuple(target.split("/", 1))] if "/" in target else [(kind, target) for kind in self.model], line):  # type: ignore[misc]
+    def resolve_target(self, record: Record, target: str, line: int, column: int = 0) -> Key | None:
+        """Resolve '[[id]]' or '[[people/id]]' to a key, reporting unknown or ambiguous ids (at the link's line and column)."""
+        if self.drafts and self.left_out_draft(record, [tuple(target.split("/", 1))] if "/" in target else [(kind, target) for kind in self.model], line, column):  # type: ignore[misc]
             return None
         if self.failed and ("/" in target and tuple(target.split("/", 1)) in self.failed or any((kind, target) in self.failed for kind in self.model)):
             return None
         if "/" in target:
             kind, _, rid = target.partition("/")
             if kind not in self.model:
-                self.error(record, line, f"unknown link '[[{target}]]': '{kind}' is not one of {', '.join(self.model)}{did_you_mean(kind, self.model)}")
+                self.error(record, line, f"unknown link '[[{target}]]': '{kind}' is not one of {', '.join(self.model)}{did_you_mean(kind, self.model)}", column)
                 return None
             if rid in self.records[kind]:
                 return (kind, rid)
-            self.error(record, line, f"unknown link '[[{target}]]': no {kind} record '{rid}'{did_you_mean(rid, self.records[kind])}")
+            self.error(record, line, f"unknown link '[[{target}]]': no {kind} record '{rid}'{did_you_mean(rid, self.records[kind])}", column)
             return None
         found = [(kind, target) for kind in self.model if target in self.records[kind]]
         if len(found) == 1:
             return found[0]
         if found:
             options = " or ".join(f"[[{kind}/{target}]]" for kind, _ in found)
-            self.error(record, line, f"ambiguous link '[[{target}]]': write {options}")
+            self.error(record, line, f"ambiguous link '[[{target}]]': write {options}", column)
             return None
         every_id = {rid for kind in self.model for rid in self.records[kind]}
-        self.error(record, line, f"unknown link '[[{target}]]'{did_you_mean(target, every_id)}")
+        self.error(record, line, f"unknown link '[[{target}]]'{did_you_mean(target, every_id)}", column)
         return None
 
     def resolve_id(self, record: Record, kind: str, rid: str, *key: object) -> bool:
@@ -164,12 +165,13 @@ class Linker:
     def check_citation(self, record: Record, citation: Citation) -> bool:
         """Verify that a citation's quote occurs in its source's stored text."""
         sources = self.records["sources"]
-        if self.drafts and self.left_out_draft(record, [("sources", citation.source)], citation.source_line or citation.line):
+        named_at = (citation.source_line, citation.source_column) if citation.source_line else (citation.line, citation.column)  # where the source is named
+        if self.drafts and self.left_out_draft(record, [("sources", citation.source)], *named_at):
             return False
         if ("sources", citation.source) in self.failed:
             return False
         if citation.source not in sources:
-            self.error(record, citation.source_line or citation.line, f"unknown source '{citation.source}'{did_you_mean(citation.source, sources)}")
+            self.error(record, named_at[0], f"unknown source '{citation.source}'{did_you_mean(citation.source, sources)}", named_at[1])
             return False
         source = sources[citation.source]
         assert isinstance(source, Source)
@@ -192,7 +194,7 @@ class Linker:
         if span is None:
             closest = seed.closest(citation.quote)
             hint = f'; closest passage: "{mark_differences(citation.quote, closest)}"' if closest else "; no similar passage"
-            self.error(record, citation.line, f"quote not found in source '{source.id}' (seeds/{source.seed}): \"{citation.quote}\"{hint}")
+            self.error(record, citation.line, f"quote not found in source '{source.id}' (seeds/{source.seed}): \"{citation.quote}\"{hint}", citation.column)
             return False
         pid = passage_id(citation.quote)
         passages = self.site.passages.setdefault(source.id, {})
@@ -209,6 +211,10 @@ class Linker:
             name = self.model[record.collection].body_field
             body, first_line = getattr(record, name) or "", record_line(record, name) + 1
         links, citations, problems = scan(body, first_line, record.path)
+        if body is not record.body:  # a YAML block's text, less its indentation: its columns are not the file's
+            links = [dataclasses.replace(link, column=0) for link in links]
+            citations = [dataclasses.replace(c, column=0) for c in citations]
+            problems = [dataclasses.replace(p, column=0) for p in problems]
         self.problems += problems
         for lang in sorted(record.translations):  # checked as the record's own, at the translation's lines
             translation = record.translations[lang]
@@ -216,12 +222,12 @@ class Linker:
             found_links, found_citations, problems = scan(translation.body, translation.body_line, translation.path)
             self.problems += problems
             for link in found_links:
-                self.resolve_target(stand_in, link.target, link.line)
+                self.resolve_target(stand_in, link.target, link.line, link.column)
             for citation in found_citations:
                 self.check_citation(stand_in, citation)
         targets: list[Key] = []
         for link in links:
-            target = self.resolve_target(record, link.target, link.line)
+            target = self.resolve_target(record, link.target, link.line, link.column)
             if target and target not in targets:
                 targets.append(target)
         self.site.links[key] = targets
@@ -300,7 +306,8 @@ def front_matter_citations(model: Model, record: Record) -> list[Citation]:
         items = value if isinstance(value, list) else [value] if value else []
         for index, item in enumerate(items):
             key = (spec.name, index) if isinstance(value, list) else (spec.name,)
-            found.append(Citation(source=item.source, quote=item.quote, line=record_line(record, *key, "quote"), source_line=record_line(record, *key, "source")))
+            found.append(Citation(source=item.source, quote=item.quote, line=record_line(record, *key, "quote"), source_line=record_line(record, *key, "source"),
+                                  column=column_of(record.lines, *key, "quote"), source_column=column_of(record.lines, *key, "source")))
     return found
 
 

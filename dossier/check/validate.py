@@ -72,12 +72,13 @@ def salvage(document: Document, model: Model = BUILT_IN) -> Record | None:
 
 
 def validate(documents: list[Document], known: dict[str, tuple[Record | None, list[Problem]]] | None = None,
-             model: Model = BUILT_IN) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
+             model: Model = BUILT_IN, unreadable: set[tuple[str, str]] = frozenset()) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
     """Validate every document; return records by collection and id, the keys of files that
     failed (so that references to them are not reported twice), and all problems. known holds
-    validate_document's results for documents already checked, by path."""
+    validate_document's results for documents already checked, by path; unreadable, the keys of
+    files that could not be read, whose own errors are their cause (their translations are no orphans)."""
     records: dict[str, dict[str, Record]] = {kind: {} for kind in [*model, "site"]}
-    failed: set[tuple[str, str]] = set()
+    failed: set[tuple[str, str]] = set(unreadable)
     problems: list[Problem] = []
     translations: list[Translation] = []
     for document in sorted(documents, key=lambda d: d.path):

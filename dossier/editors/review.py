@@ -271,9 +271,19 @@ def record_reviews(root: Path, found: list[RecordSheet], by: str, on: dt.date) -
     return written
 
 
+NEED = {"never reviewed": 0, "changed": 1, "unchanged": 2}  # what needs a review first
+
+
+def by_need(found: list[RecordSheet]) -> list[RecordSheet]:
+    """Return the sheets with what needs a review first: never reviewed, then changed since, then the
+    rest, each in the order given."""
+    return sorted(found, key=lambda sheet: NEED[sheet.state])
+
+
 def status_lines(found: list[RecordSheet]) -> tuple[list[str], bool]:
-    """Return a line per record not reviewed or changed since, then a summary; and whether all are up to date."""
-    stale = [s for s in found if s.state != "unchanged"]
+    """Return a line per record never reviewed or changed since (those never reviewed first), then a
+    summary; and whether all are up to date."""
+    stale = [s for s in by_need(found) if s.state != "unchanged"]
     lines = [f"{s.record.path}: {s.summary}" for s in stale]
     never = sum(s.state == "never reviewed" for s in stale)
     lines.append(f"{len(found) - len(stale)} of {counted(len(found), 'record')} reviewed and unchanged since; "

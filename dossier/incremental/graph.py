@@ -13,12 +13,13 @@ from dataclasses import dataclass, fields
 from typing import Collection, Iterable
 
 from ..check.link import Key, Site
-from ..model.i18n import language_prefixes
+from ..model.i18n import language_prefixes, site_languages
 from ..render.reads import Token, token
 from ..render.pages import output_path
 from ..model.dates import month_key
 from ..model.schema import Record
 from ..render.timeline import homes
+from .inputs import digest
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -172,3 +173,20 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], 
         exports = exports or c.meta or c.citations
     paths |= {path for path in pages if path not in reads or not tokens.isdisjoint(reads[path])}
     return {path for path in paths if path in pages}, exports
+
+
+def pages_in(pages: Iterable[str], config: object, languages: set[str]) -> set[str]:
+    """Return the pages an edit of these languages' catalogs changes: on a site in one of them, every
+    page, since each page of a site in several languages names the others in their own words (the
+    switcher's note, the versions the page for a missing address carries); on a site in none, none."""
+    return set(pages) if languages & set(site_languages(config)) else set()
+
+
+def claims_digest(shown: tuple | bytes) -> bytes:
+    """Return a digest of what a claims page shows, to keep on disk with the session."""
+    return shown if isinstance(shown, bytes) else digest(repr(shown).encode("utf-8"))
+
+
+def same_claims(before: tuple | bytes | None, now: tuple) -> bool:
+    """Tell whether a claims page shows what it showed (before: as shown, or its digest after a reload)."""
+    return before == now if not isinstance(before, bytes) else before == claims_digest(now)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ..model import i18n
 from ..model.i18n import translation_of
 from ..model.record_types import BUILT_IN, Model
 from ..text.passages import SeedText
@@ -59,16 +60,19 @@ class InputScan:
 
 
 def scan_inputs(root: Path, known: InputScan | None = None) -> InputScan:
-    """Return the digest of every file in the project's content/, seeds/ and templates/ folders, and
-    of the package's theme files (as dossier/templates/...: see theme.py). A file that the file
+    """Return the digest of every file in the project's content/, seeds/ and templates/ folders, of
+    the package's theme files (as dossier/templates/...: see theme.py) and of the interface's catalogs
+    (as dossier/locale/<lang>/LC_MESSAGES/dossier.po: see i18n.py). A file that the file
     system describes as a known scan did (same size, times and inode), not changed shortly before
     that scan began, keeps its known digest without being read."""
     scan = InputScan({}, {}, time.time_ns())
     trusted = known.started - RACY_NS if known is not None else 0
-    for folder, path in [*((folder, root / folder) for folder in INPUT_FOLDERS), (theme.THEME, theme.PACKAGE_TEMPLATES)]:
+    for folder, path in [*((folder, root / folder) for folder in INPUT_FOLDERS), (theme.THEME, theme.PACKAGE_TEMPLATES), (i18n.CATALOGS, i18n.LOCALE)]:
         base = str(path)
         for relative in walk_files(path):
             name = f"{folder}/{relative}"
+            if folder == i18n.CATALOGS and i18n.catalog_language(name) is None:
+                continue  # the .pot and the compiled .mo files: the .po files are the catalogs
             try:
                 found = os.stat(os.path.join(base, relative))
             except OSError:
@@ -108,10 +112,12 @@ class Edits:
     changed: bool = False  # whether any input changed at all
     records: dict[Key, str] = field(default_factory=dict)  # records whose files changed, came or went: their files
     templates: bool = False  # a page template changed: every page renders again
+    catalogs: set[str] = field(default_factory=set)  # the languages whose catalog of interface strings changed: their pages render again
     static: bool = False  # a static file changed
     seeds: bool = False  # a seed changed: every quote must be found again
     relisted: bool = False  # content files came or went
     reloaded: bool = False  # the record types changed: everything was read again
+    files: list[str] = field(default_factory=list)  # the input files whose bytes changed, came or went (no editor's temporary file)
 
 
 class Inputs:
@@ -181,9 +187,14 @@ class Inputs:
         real_folders.cache_clear()
         edits = Edits()
         relisted = False
+        touched: list[str] = []  # the paths named whose bytes changed, came or went
         for relative in sorted(set(paths)):
+            if relative.startswith(i18n.CATALOGS + "/") and i18n.catalog_language(relative) is None:
+                continue  # a compiled .mo file, or the .pot template: no input of a build
             path = theme.input_path(self.root, relative)
             data = file_digest(path) if path.is_file() else None
+            if data != self.digests.get(relative):
+                touched.append(relative)
             if data is None:
                 self.digests.pop(relative, None)
             else:
@@ -192,7 +203,12 @@ class Inputs:
             if len(parts) < 2 or any(is_editor_artifact(part) for part in parts[1:]):
                 continue
             part = theme.theme_part(relative)
-            if part is not None:
+            lang = i18n.catalog_language(relative)
+            if lang is not None:
+                i18n.forget_catalogs()
+                edits.changed = True
+                edits.catalogs.add(lang)
+            elif part is not None:
                 edits.changed = True
                 edits.static = edits.static or part == "static"
                 edits.templates = edits.templates or part == "templates"
@@ -204,6 +220,7 @@ class Inputs:
             elif relative == "content/site.yaml" and read_model(self.root) != (self.model, self.model_problems):
                 self.load()  # other record types: every file is read and validated again
                 edits.changed = edits.reloaded = True
+                edits.files = ["content/site.yaml"]
                 return edits
             elif parts[0] == "content":
                 stray = any(p.path == relative for p in self.listing)  # its "ignored" warning may go
@@ -215,7 +232,18 @@ class Inputs:
         if relisted:
             edits.relisted = True
             edits.changed = self.relist(edits) or edits.changed
+        edits.files = [relative for relative in touched if self.is_input(relative, edits)]
         return edits
+
+    def is_input(self, relative: str, edits: Edits) -> bool:
+        """Tell whether a path names a file the build reads (or read until it went): a content file,
+        a seed, a template or static file, not an editor's temporary file beside them."""
+        parts = relative.split("/")
+        if len(parts) < 2 or any(is_editor_artifact(part) for part in parts[1:]):
+            return False
+        if parts[0] == "content":
+            return relative in self.entries or relative in edits.records.values()
+        return parts[0] == "seeds" or theme.theme_part(relative) is not None or i18n.catalog_language(relative) is not None
 
     def relist(self, edits: Edits) -> bool:
         """List content/ again after files came or went, noting their records in edits; return whether anything changed."""

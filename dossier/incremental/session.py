@@ -44,6 +44,7 @@ class Outcome:
     removed: set[str] = field(default_factory=set)  # output files that no longer exist
     problems: list[Problem] = field(default_factory=list)
     changed: bool = False  # whether any input changed at all
+    edited: list[str] = field(default_factory=list)  # the input files that changed (a preview names them)
     rendered: int = 0  # pages rendered
     seconds: float = 0.0
 
@@ -72,6 +73,7 @@ class Session:
         self.rendered: Site | None = None  # the site as last rendered
         self.pending: set[Key] | None = EVERYTHING  # records changed since the last render
         self.extras_pending = True  # static files changed since the last render
+        self.languages_pending: set[str] = set()  # languages whose interface catalog changed since the last render: their pages render again
         self.renderer: Renderer | None = None
         self.pages: dict[str, Callable[[], bytes]] = {}
         self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
@@ -133,8 +135,8 @@ class Session:
             inputs = self.inputs
             entries = [inputs.entries[path] for path in sorted(inputs.entries)]
             known = {e.document.path: (e.record, e.validation_problems) for e in entries if e.document is not None}
-            records, failed, validation = validate([e.document for e in entries if e.document is not None], known, inputs.model)
-            failed |= inputs.failed()
+            unreadable = inputs.failed()  # a file that failed to read is reported as such, and not again through its translations
+            records, failed, validation = validate([e.document for e in entries if e.document is not None], known, inputs.model, unreadable)
             self.file_problems = inputs.model_problems + inputs.listing + [p for e in entries for p in e.read_problems] + validation + inputs.seed_problems
         if self.site is not None and keys is not None and can_relink(self.site, records, failed, self.failed, keys):
             site, per_file = relink(self.site, records, failed, keys)
@@ -217,7 +219,9 @@ class Session:
             new_pages = set(self.pages) - before
         found = EVERYTHING if everything else graph.affected(old, self.site, pending, self.pages, self.reads)  # type: ignore[arg-type]
         paths, extras = (set(self.pages), True) if found is EVERYTHING else found
-        paths |= {path for path, shown in claims.items() if not same_claims(self.claims_shown.get(path), shown)}
+        paths |= {path for path, shown in claims.items() if not graph.same_claims(self.claims_shown.get(path), shown)}
+        if self.languages_pending:
+            paths |= graph.pages_in(self.pages, self.site.config, self.languages_pending)
         self.claims_shown, self.claims_version = claims, version
         return sorted(paths | new_pages), extras or self.extras_pending or (self.portable and bool(paths))
 
@@ -299,12 +303,16 @@ class Session:
                 self.reads.pop(path, None)
             self.page_paths = set(self.pages)
         self.written.update(digests)
-        self.rendered, self.pending, self.extras_pending = self.site, set(), False
+        self.rendered, self.pending, self.extras_pending, self.languages_pending = self.site, set(), False, set()
 
     def take(self, edits: Edits) -> bool:
         """Take in what a refresh of the inputs found changed and link again; return whether anything did."""
-        if edits.templates or edits.static or edits.reloaded:
-            self.renderer = None  # it lists the template and static folders when made
+        if edits.templates or edits.static or edits.reloaded or edits.catalogs:
+            self.renderer = None  # it lists the template and static folders when made, and installs each language's catalog
+        if edits.catalogs:
+            self.languages_pending |= edits.catalogs
+            self.pages = {}  # its pages' functions belong to the renderer before, and its catalogs
+            self.extras_pending = True  # the exports of a language use its catalog too (the feed's "Read more")
         if edits.static:
             self.extras_pending = True
         if edits.templates or edits.seeds or edits.reloaded:
@@ -323,27 +331,19 @@ class Session:
     def update(self, paths: Iterable[str], previous: Path | None = None) -> Outcome:
         """Take in edits to the named files: read, link and render what they change."""
         started = time.perf_counter()
-        if not self.take(self.inputs.refresh(paths)):
+        edits = self.inputs.refresh(paths)
+        if not self.take(edits):
             return Outcome(problems=self.problems, seconds=time.perf_counter() - started)
         outcome = self.render(previous)
-        outcome.changed = True
+        outcome.changed, outcome.edited = True, edits.files
         outcome.seconds = time.perf_counter() - started
         return outcome
 
     def up_to_date(self) -> bool:
         """Tell whether nothing changed since the last render."""
-        return self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
+        return (self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
+                and not self.languages_pending)
 
     def __getstate__(self) -> dict:
         """Keep everything but the renderer and its page functions, which are made again on demand."""
-        return {**self.__dict__, "renderer": None, "pages": {}, "claims_shown": {path: claims_digest(shown) for path, shown in self.claims_shown.items()}}
-
-
-def claims_digest(shown: tuple | bytes) -> bytes:
-    """Return a digest of what a claims page shows, to keep on disk with the session."""
-    return shown if isinstance(shown, bytes) else digest(repr(shown).encode("utf-8"))
-
-
-def same_claims(before: tuple | bytes | None, now: tuple) -> bool:
-    """Tell whether a claims page shows what it showed (before: as shown, or its digest after a reload)."""
-    return before == now if not isinstance(before, bytes) else before == claims_digest(now)
+        return {**self.__dict__, "renderer": None, "pages": {}, "claims_shown": {path: graph.claims_digest(shown) for path, shown in self.claims_shown.items()}}

@@ -8,6 +8,7 @@ language has a table of words and patterns below, with the month names from Babe
 from __future__ import annotations
 
 import gettext
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +24,7 @@ from .dates import MONTHS, EDate, Point, display_range
 
 TRANSLATION = re.compile(r"(?P<id>[^.]+)\.(?P<lang>[a-z]{2,3})")  # the stem of content/people/x.es.md
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
+CATALOGS = "dossier/locale"  # how the catalogs are named among a build's inputs (incremental/inputs.py): dossier/locale/es/LC_MESSAGES/dossier.po
 DOMAIN = "dossier"
 LANGUAGES = ("en", "es")  # the languages whose interface dossier carries
 
@@ -36,18 +38,11 @@ AXIS_NAME = N_("Time axis: each mark links to its event")  # the timeline axis's
 NOT_TRANSLATED = N_("not translated")  # after a language's name in the switcher, where that language's page shows the original's text
 
 
-# Interface strings declared in Python, which templates pass through _(): the record types' titles and
-# singular names and their fields' inverse headings (model.py, schema.py), the timeline facets'
-# prepositions (timeline.py), the bases of a date or byline, the contents' title (contents.py).
-# tests/test_i18n.py checks that every one the model declares is here.
-DECLARED = [
-    N_("People"), N_("Events"), N_("Places"), N_("Groups"), N_("Sources"), N_("Pages"), N_("Tags"),
-    N_("person"), N_("event"), N_("place"), N_("group"), N_("source"), N_("page"),
-    N_("Members"), N_("Timeline"), N_("Events here"), N_("Places in {name}"), N_("Parts of {name}"), N_("Derivatives"),
-    N_("Conflicts"), N_("conflict"), N_("Conflicting accounts"),
-    N_("involving"), N_("at"), N_("tagged"),
-    N_("stated"), N_("inferred"), N_("public copy"), N_("note"), N_("Contents"), N_("Read more"), AXIS_NAME, NOT_TRANSLATED,
-]
+# Interface strings that Python code translates with gettext as it writes them (the contents' title,
+# the feed's link, the axis's name, the switcher's note), for the catalog. The words of the model that
+# readers see (record types, the headings that list records back, facets, bases) are gathered from the
+# model itself (model/extract.py, which babel.cfg runs).
+DECLARED = [N_("Contents"), N_("Read more"), N_("note"), AXIS_NAME, NOT_TRANSLATED]
 
 
 @dataclass(frozen=True)
@@ -162,6 +157,30 @@ def compile_catalog(po: Path, mo: Path) -> None:
     with partial.open("wb") as file:
         write_mo(file, messages)
     partial.replace(mo)
+
+
+def catalog_language(relative: str) -> str | None:
+    """Return the language whose catalog an input's name is (dossier/locale/es/LC_MESSAGES/dossier.po -> 'es'), or None."""
+    parts = relative.split("/")
+    if relative.startswith(CATALOGS + "/") and len(parts) == 5 and parts[3:] == ["LC_MESSAGES", f"{DOMAIN}.po"]:
+        return parts[2]
+    return None
+
+
+@cache
+def catalog_digest(lang: str) -> str:
+    """Return a digest of a language's catalog (empty for English, which has none): a rendered body
+    holds words from it (its claims' counts of sources), so the body cache keeps it under this too."""
+    po = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang == "en" or lang not in LANGUAGES or not po.is_file():
+        return ""
+    return hashlib.blake2b(po.read_bytes(), digest_size=8).hexdigest()
+
+
+def forget_catalogs() -> None:
+    """Forget the catalogs read so far, after one was edited: the next page reads it again."""
+    for cached in (translations, interface_strings, catalog_digest):
+        cached.cache_clear()
 
 
 @cache

@@ -21,7 +21,7 @@ from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Pl
 from .media import Image
 from .settings import HomeHeadings, NameCheck, PeopleGroup
 
-FIELD_TYPES = ("text", "texts", "bool", "int", "date", "url", "slugs")  # besides enum:a|b, id:<collection>, ids:<collection>
+DECLARABLE = ("text", "texts", "bool", "int", "date", "url", "slugs")  # the field types a project may declare (each one of check/fields.py's table), besides enum:a|b, id:<collection>, ids:<collection>
 NESTED = {"age": Age, "figures": Figure, "claims": Claim, "review": Review,  # mapping fields, and what they hold
           "name_check": NameCheck, "people_groups": PeopleGroup, "home_headings": HomeHeadings, "images": Image}
 LISTS = ("figures", "claims", "people_groups", "images")  # the nested fields that hold a list of mappings
@@ -90,7 +90,6 @@ class RecordType:
     creatable: bool = True  # `dossier new <singular>` writes one
     audited: bool = True  # each sentence of its body must cite a source, but in a paragraph marked editorial
     on_home: bool = False  # the home page counts or lists its records
-    search_type: str = ""  # what search results call it; default: the singular, capitalised
     facets: tuple[str, ...] = ()  # for events: its fields that filter the timeline, in the order the timeline lists them
     export: Callable[[Any, Record], dict] | None = None  # its entry in data/site.json; None: not exported
     custom: bool = False  # declared by the project, not by dossier
@@ -204,11 +203,6 @@ def record_type_of(model: Model, collection: str) -> RecordType:
     return SETTINGS if collection == "site" else model[collection]
 
 
-def linkable(model: Model) -> tuple[str, ...]:
-    """Return the collections whose records have pages, in linking order."""
-    return tuple(model)
-
-
 def facet_fields(model: Model) -> Iterator[tuple[str, str, FieldSpec]]:
     """Yield each timeline facet as (facet name, collection declaring it, field): a field of events
     (events name its values), or a project type's field naming events (its records name events)."""
@@ -219,6 +213,13 @@ def facet_fields(model: Model) -> Iterator[tuple[str, str, FieldSpec]]:
         for spec in rtype.references:
             if rtype.collection != "events" and spec.target == "events" and spec.facet:
                 yield rtype.collection, rtype.collection, spec
+
+
+def facet_title(model: Model, collection: str, spec: FieldSpec) -> str:
+    """Return the title of a timeline facet: the record type it filters by ('People'), or for a
+    facet that names no record type, its field's name ('Tags')."""
+    values = spec.target if collection == "events" else collection
+    return model[values].title if values in model else spec.name.capitalize()  # type: ignore[index]
 
 
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -314,9 +315,9 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
             if not isinstance(declaration.get(flag, False), bool):
                 error(f"'{flag}' of field '{name}' should be true or false", *where, flag)
         kind = declaration.get("type")
-        valid = isinstance(kind, str) and (kind in FIELD_TYPES or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
+        valid = isinstance(kind, str) and (kind in DECLARABLE or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
         if not valid:
-            choices = ", ".join(FIELD_TYPES) + ", id:<type>, ids:<type>, enum:a|b"
+            choices = ", ".join(DECLARABLE) + ", id:<type>, ids:<type>, enum:a|b"
             error(f"field '{name}' of type '{collection}' has type {kind!r}; use one of {choices}", *where, "type")
             continue
         many = kind in ("texts", "slugs") or kind.startswith("ids:")

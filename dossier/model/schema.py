@@ -7,7 +7,7 @@ validating stage checks and the `new` command scaffolds from.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .dates import EDate
@@ -45,16 +45,17 @@ class Citation:
     sole: bool = False  # the editor states that only this (derivative) source carries the passage
     source_line: int = field(default=0, compare=False)  # where front matter names the source, if not on `line`
     column: int = field(default=0, compare=False)  # where on its line the citation starts, from 1 (0 where not known)
+    source_column: int = field(default=0, compare=False)  # where on source_line the source is named (0 where not known)
 
     def __reduce__(self) -> tuple:
         """Pickle as the arguments that make it: the build's saved session holds 170,000 citations at
         10,000 records, and dataclasses pickle a frozen class with slots field by field, in Python."""
-        return _citation, (self.source, self.quote, self.line, self.sole, self.source_line, self.column)
+        return _citation, (self.source, self.quote, self.line, self.sole, self.source_line, self.column, self.source_column)
 
 
-def _citation(source: str, quote: str, line: int, sole: bool, source_line: int, column: int = 0) -> Citation:
+def _citation(source: str, quote: str, line: int, sole: bool, source_line: int, column: int = 0, source_column: int = 0) -> Citation:
     """Make a citation again from its pickled arguments (see Citation.__reduce__)."""
-    return Citation(source=source, quote=quote, line=line, sole=sole, source_line=source_line, column=column)
+    return Citation(source=source, quote=quote, line=line, sole=sole, source_line=source_line, column=column, source_column=source_column)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -282,8 +283,3 @@ class Translation(Record):
     def label(self) -> str | None:  # type: ignore[override]
         """Return the name a link to the record shows in this language, if the translation gives one."""
         return self.values.get("name") or self.values.get("title")
-
-
-def content_fields(record_type: type) -> list:
-    """Return the editor-facing fields of a record type, in declaration order."""
-    return [f for f in fields(record_type) if "type" in f.metadata]

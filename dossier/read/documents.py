@@ -50,6 +50,21 @@ FENCE = re.compile(r"^---[ \t]*$")
 KeyPath = tuple  # ('age', 'quote') or ('figures', 0, 'quote')
 
 
+class KeyLines(dict):
+    """The file line of every key path of a front matter, and in columns where each value's text
+    starts on its line (from 1; inside the quotes of a quoted value), so that a problem found
+    inside a value, such as a misquoted citation under `evidence:`, names its column."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.columns: dict[KeyPath, int] = {}
+
+
+def column_of(lines: dict, *key: Any) -> int:
+    """Return the column where a key path's value starts on its line, or 0 where it is not known."""
+    return getattr(lines, "columns", {}).get(key, 0)
+
+
 @dataclass
 class Document:
     """One content file: its kind, id, front matter (with file lines per key) and body."""
@@ -69,17 +84,6 @@ class Document:
                 return self.lines[key]
             key = key[:-1]
         return self.lines.get((), 1)
-
-
-@dataclass
-class Corpus:
-    """Everything read from a project folder."""
-
-    documents: list[Document]
-    seeds: dict[str, str]  # seed file name -> text
-    problems: list[Problem]
-    unreadable: set[tuple[str, str]] = field(default_factory=set)  # (kind, id) of files that failed to parse; ('seeds', name) of seeds
-    model: Model = field(default_factory=lambda: dict(BUILT_IN))  # the record types, with the project's own
 
 
 def is_editor_artifact(name: str) -> bool:
@@ -147,7 +151,7 @@ class _NodeIndex:
 
     def __init__(self, loader: Any, path: str, offset: int):
         self.loader, self.path, self.offset = loader, path, offset
-        self.lines: dict[KeyPath, int] = {}
+        self.lines = KeyLines()
         self.problems: list[Problem] = []
         self.visited: set[int] = set()
 
@@ -170,6 +174,8 @@ class _NodeIndex:
             return
         self.visited.add(id(node))
         self.lines[key] = node.start_mark.line + 1 + self.offset
+        if isinstance(node, yaml.ScalarNode):
+            self.lines.columns[key] = node.start_mark.column + 1 + (node.style in ("'", '"'))
         if not self.plain(node):
             shown = node.tag.replace(YAML_TAG, "!!")
             self.error(node, f"YAML tag '{shown}' is not supported; write the value without it (quote it to make it text)")
@@ -327,22 +333,3 @@ def read_seeds(root: Path) -> tuple[dict[str, str], list[Problem]]:
         if text is not None:
             seeds[file.name] = text
     return seeds, problems
-
-
-def read_project(root: Path) -> Corpus:
-    """Read every content file and seed of a project folder, the record types site.yaml declares first."""
-    model, problems = read_model(root)
-    files, listing = content_files(root, model)
-    problems += listing
-    documents = []
-    unreadable = set()
-    for file in files:
-        document, found = read_document(root, file)
-        problems += found
-        if document is not None:
-            documents.append(document)
-        else:
-            unreadable.add((file.parent.name, file.stem))
-    seeds, found = read_seeds(root)
-    unreadable |= {("seeds", problem.path.rpartition("/")[2]) for problem in found if problem.severity == "error"}
-    return Corpus(documents, seeds, problems + found, unreadable, model)

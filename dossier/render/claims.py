@@ -219,11 +219,6 @@ def untranslated_in(site: Any, record: Record, lang: str) -> str:
     return "" if translation is not None and translation.body.strip() else site_languages(site.config)[0]
 
 
-def site_claims(site: Any) -> dict[str, list[Claim]]:
-    """Return every claim of a linked site by support level (see ClaimIndex)."""
-    return ClaimIndex().claims(site)
-
-
 def level_slug(level: str) -> str:
     """Return the folder of a support level's pages under claims/."""
     return "derivative-only" if level == DERIVATIVE else f"{level}-source{'s' * (level != '1')}"

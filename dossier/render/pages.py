@@ -27,7 +27,7 @@ from .reads import RecordReads, SiteReads, body_tokens, reads_hold, token, unwra
 from .views import related
 from ..model.schema import Event, Record
 from .contents import add_contents
-from ..model.i18n import site_languages, translations, untranslated_note
+from ..model.i18n import catalog_digest, site_languages, translations, untranslated_note
 from ..model.language_view import site_in
 from .languages import not_found_version, switch_note
 from .timeline import Filter, Part, filter_for, homes, split, timeline_filters, timeline_page
@@ -217,7 +217,7 @@ class Renderer:
         taken only if the site still gives the same. Its citations are the page's first (see page())."""
         if self.cache is None or record is None or not body:
             return Markup(self.render_body(body, context))
-        key = self.cache.key(f"{context.lang}:{context.site_url}", body, self.portable, [])  # a quote's lang depends on the page's
+        key = self.cache.key(f"{context.lang}:{catalog_digest(context.lang)}:{context.site_url}", body, self.portable, [])  # a quote's lang depends on the page's, the counts of sources on its catalog
         cached = self.cache.get(key)
         if cached is not None and reads_hold(context.site, cached[2]):  # the site as the page's language shows it
             html, references, context.reads = cached

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import jinja2
 
+from ..model import i18n
+
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 THEME = "dossier/templates"  # how the package's theme files are named among a project's inputs
 THEME_ROOT = PACKAGE_TEMPLATES.parent.parent  # the folder THEME is relative to (site-packages, or a clone of dossier)
@@ -35,9 +37,12 @@ def template_loader(folders: list[Path]) -> jinja2.BaseLoader:
 
 
 def input_path(root: Path, relative: str) -> Path:
-    """Return the file an input's name stands for: a package theme file, or a file of the project."""
+    """Return the file an input's name stands for: a package theme file, a catalog of the interface's
+    translations (dossier/locale/...), or a file of the project."""
     if relative.startswith(THEME + "/"):
         return PACKAGE_TEMPLATES / relative[len(THEME) + 1:]
+    if relative.startswith(i18n.CATALOGS + "/"):
+        return i18n.LOCALE / relative[len(i18n.CATALOGS) + 1:]
     return root / relative
 
 

@@ -8,7 +8,7 @@ from typing import Sequence
 
 from ..model.dates import MONTHS, month_key
 from ..check.link import Site
-from ..model.record_types import facet_fields
+from ..model.record_types import facet_fields, facet_title
 from ..model.schema import Event
 
 
@@ -40,9 +40,7 @@ def facets(site: Site) -> list[Facet]:
         return _FACETS[1]
     found = []
     for name, collection, spec in facet_fields(site.model):
-        values = spec.target if collection == "events" else collection
-        title = site.model[values].title if values in site.model else spec.name.capitalize()  # type: ignore[index]
-        found.append(Facet(name, title, spec.facet, collection, spec.name, spec.target if collection == "events" else None))
+        found.append(Facet(name, facet_title(site.model, collection, spec), spec.facet, collection, spec.name, spec.target if collection == "events" else None))
     _FACETS[:] = [site.model, found]
     return found
 

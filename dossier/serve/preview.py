@@ -19,6 +19,7 @@ from tornado.ioloop import IOLoop
 
 from ..incremental.lastbuild import open_session
 from ..check import names
+from ..model import i18n
 from ..model.problems import BuildFailure, Problem, UsageError, counted, print_problems
 from ..publish.staging import carry_over, update_in_place, walk_files
 from ..search.indexing import Indexing
@@ -120,7 +121,7 @@ class Preview:
             print(f"dossier: rebuild failed: {error!r}", file=sys.stderr)
             self.broken = True
         if outcome.changed:
-            self.apply(outcome, ", ".join(sorted(paths)[:3]) + (" ..." if len(paths) > 3 else ""))
+            self.apply(outcome, edited_files(outcome.edited or sorted(p for p in paths if theme.input_path(self.root, p).is_file())))
         gc.collect()  # only what this rebuild made: the rest is frozen
         gc.freeze()
         loop = IOLoop.current()
@@ -197,10 +198,18 @@ class Preview:
             self.indexing.stop(wait=False)
 
 
+def edited_files(paths: list[str]) -> str:
+    """Return how the rebuild line names the files saved: the first three, then how many more."""
+    more = len(paths) - 3
+    return ", ".join(paths[:3]) + (f" and {more} more" if more > 0 else "")
+
+
 def watchers(root: Path, callback: Callable[[set[str]], None]) -> list:
     """Return the watchers of the project's inputs: its content/, templates/ and seeds/, and the
-    package's theme (edited when working on dossier itself), whose files they name dossier/templates/..."""
-    return [watcher(root, WATCHED, callback), watcher(theme.THEME_ROOT, [theme.THEME], callback)]
+    package's theme and interface catalogs (edited when working on dossier itself), whose files they
+    name dossier/templates/... and dossier/locale/..."""
+    return [watcher(root, WATCHED, callback), watcher(theme.THEME_ROOT, [theme.THEME], callback),
+            watcher(i18n.LOCALE.parent.parent, [i18n.CATALOGS], callback)]
 
 
 def interrupt(signum: int, frame: object) -> None:

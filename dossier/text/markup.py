@@ -42,16 +42,34 @@ ALLOWED_ATTRIBUTES = {
 
 @dataclass(frozen=True)
 class LinkRef:
-    """A [[target|label]] link in a body, with its file line."""
+    """A [[target|label]] link in a body, with its file line and column."""
 
     target: str
     label: str | None
     line: int
+    column: int = 0
 
 
 def line_at(text: str, offset: int, first_line: int) -> int:
     """Return the file line of an offset into a body that starts at first_line."""
     return first_line + text.count("\n", 0, offset)
+
+
+def column_at(text: str, offset: int) -> int:
+    """Return the column (from 1) of an offset into a body: a body's lines start at its file's."""
+    return offset - text.rfind("\n", 0, offset)
+
+
+def malformed(text: str, start: int) -> str:
+    """Return a malformed citation as written: from its '[@' to its closing ']' (or the end of its
+    line, or the next citation, where it has none), so that it is echoed whole."""
+    end = len(text)
+    for stop in ("\n", "[@"):
+        found = text.find(stop, start + 2)
+        if found >= 0:
+            end = min(end, found)
+    closing = text.find("]", start, end)
+    return text[start: closing + 1 if closing >= 0 else end].rstrip()
 
 
 def has_flag(match: re.Match, flag: str) -> bool:
@@ -98,23 +116,24 @@ def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Cit
 
     for match, line in zip(matches, lines_at(body, starts, first_line)):
         quote = unescape_quote(match[2])
+        column = column_at(body, match.start())
         if not match[1]:
-            problems.append(Problem(path, line, 0, "error", "citation names no source: write [@source-id \"quote\"]"))
+            problems.append(Problem(path, line, column, "error", "citation names no source: write [@source-id \"quote\"]"))
         elif not quote.strip():
-            problems.append(Problem(path, line, 0, "error", f"citation of '{match[1]}' has an empty quote"))
+            problems.append(Problem(path, line, column, "error", f"citation of '{match[1]}' has an empty quote"))
         else:
-            column = match.start() - body.rfind("\n", 0, match.start())  # from 1: a body's lines start at the file's
             citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole"), column=column))
     found = [m for m in LINK.finditer(body) if not quoted(m.start())]
-    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line) for m, line in zip(found, lines_at(body, [m.start() for m in found], first_line))]
+    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line, column_at(body, m.start()))
+             for m, line in zip(found, lines_at(body, [m.start() for m in found], first_line))]
     for match in CITATION_START.finditer(body):
         if not quoted(match.start()):
             line = line_at(body, match.start(), first_line)
-            snippet = body[match.start(): match.start() + 40].split("\n")[0]
-            problems.append(Problem(path, line, 0, "error", f"malformed citation '{snippet}': write [@source-id \"verbatim quote\"]"))
+            problems.append(Problem(path, line, column_at(body, match.start()), "error",
+                                    f"malformed citation '{malformed(body, match.start())}': write [@source-id \"verbatim quote\"]"))
     for link in links:
         if not link.target:
-            problems.append(Problem(path, link.line, 0, "error", "empty link [[ ]]: write [[id]] or [[id|label]]"))
+            problems.append(Problem(path, link.line, link.column, "error", "empty link [[ ]]: write [[id]] or [[id|label]]"))
     return [link for link in links if link.target], citations, problems
 
 

@@ -82,20 +82,48 @@ class SeedText:
         return None
 
     def closest(self, quote: str) -> str | None:
-        """Return the passage most like the quote, for error messages; None if nothing is close."""
+        """Return the passage most like the quote, for error messages; None if nothing is close. The
+        passage is aligned to the quote word by word: it starts at the text's word matching the
+        quote's first (or standing where it would), never earlier than the sentence that word is in."""
         wanted = normalize(quote)
         matcher = difflib.SequenceMatcher(None, self.normal, wanted, autojunk=False)
         match = matcher.find_longest_match(0, len(self.normal), 0, len(wanted))
         if match.size < min(8, max(3, len(wanted) // 2)):
             return None
-        start = max(0, match.a - match.b)
-        end = min(len(self.normal), start + len(wanted))
-        while start > 0 and self.normal[start - 1] != " ":
+        low = max(0, match.a - match.b - len(wanted))  # room on both sides for words of other lengths
+        high = min(len(self.normal), match.a + len(wanted) - match.b + len(wanted))
+        low = self.normal.rfind(" ", 0, low) + 1 if low else 0
+        high = self.normal.find(" ", high) if self.normal.find(" ", high) >= 0 else len(self.normal)
+        region = self.normal[low:high].split()
+        mine = wanted.split()
+        words = difflib.SequenceMatcher(None, [word_key(w) for w in mine], [word_key(w) for w in region], autojunk=False)
+        anchor = words.find_longest_match(0, len(mine), 0, len(region))
+        if not anchor.size:
+            return None
+        first, last = anchor, anchor  # the quote's blocks of words found in order around the longest, each near where the quote puts it
+        for block in words.get_matching_blocks():
+            if not block.size or block == anchor:
+                continue
+            if block.a < first.a and block.b < first.b and first.b - (block.b + block.size) <= first.a - (block.a + block.size) + 2:
+                first = block
+            elif block.a >= last.a + last.size and block.b >= last.b + last.size and block.b - (last.b + last.size) <= block.a - (last.a + last.size) + 2:
+                last = block
+        start, end = first.b, last.b + last.size
+        budget = len(" ".join(mine[:first.a]))  # the quote's words before its first found: about as many letters of the text's, within the sentence
+        while budget > 0 and start > 0 and not ends_sentence(region[start - 1]):
+            budget -= len(region[start - 1]) + 1
             start -= 1
-        while end < len(self.normal) and self.normal[end] != " ":
+            if budget < -2 and start < first.b - 1:  # one word always stands for what the quote has there
+                start += 1
+                break
+        budget = len(" ".join(mine[last.a + last.size:]))  # and after its last found, up to the sentence's end
+        while budget > 0 and end < len(region) and not ends_sentence(region[end - 1]):
+            budget -= len(region[end]) + 1
             end += 1
-        return self.normal[start:end]
-
+            if budget < -2 and end > last.b + last.size + 1:
+                end -= 1
+                break
+        return " ".join(region[start:end])
 
     def find(self, words: str, skip: tuple[str, ...] = ()) -> list[tuple[int, str]]:
         """Return the sentences of the text that hold the words, as (line, sentence), closest first
@@ -127,15 +155,21 @@ def inserted_spans(text: str, prefixes: tuple[str, ...]) -> tuple[tuple[int, int
     return tuple(spans)
 
 
+def ends_sentence(word: str) -> bool:
+    """Tell whether a word of a stored text ends its sentence ('bridge.', 'history."')."""
+    return word.rstrip("\"'”’)]").endswith((".", "!", "?", "…"))
+
+
+def word_key(word: str) -> str:
+    """Return a word as passages are compared word by word: without case or punctuation."""
+    return "".join(WORD.findall(word.lower()))
+
+
 def mark_differences(quote: str, passage: str) -> str:
     """Return the passage with each run of words that differs from the quote marked [quote's→passage's]
     (words compared without case or punctuation): "began to [scrape→scratch] the door"."""
     mine, theirs = normalize(quote).split(" "), normalize(passage).split(" ")
-
-    def key(word: str) -> str:
-        return "".join(WORD.findall(word.lower()))
-
-    matcher = difflib.SequenceMatcher(None, [key(w) for w in mine], [key(w) for w in theirs], autojunk=False)
+    matcher = difflib.SequenceMatcher(None, [word_key(w) for w in mine], [word_key(w) for w in theirs], autojunk=False)
     shown = []
     for operation, i1, i2, j1, j2 in matcher.get_opcodes():
         if operation == "equal":
