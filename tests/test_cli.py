@@ -479,13 +479,13 @@ def test_commands_find_the_project_from_any_folder_inside_it(make_site, capsys, 
     monkeypatch.chdir(root / "content/people")
     code, out, err = run(capsys, "check")
     assert code == 1  # the project two folders up, its paths shown from here, as git shows them
-    assert err.splitlines()[0] == "../places/cucuta.md:5: error: unknown link '[[nowhere]]'"
+    assert err.splitlines()[0] == "../places/cucuta.md:5:5: error: unknown link '[[nowhere]]'"
     code, out, err = run(capsys, "quote", "ap", "change history")
     assert code == 0 and out.splitlines()[0].startswith("../../seeds/ap.txt:2: [@ap ")
     code, out, err = run(capsys, "new", "person", "Ana Ruiz")
     assert code == 0 and (root / "content/people/ana-ruiz.md").is_file() and not (root / "content/people/content").exists()
     monkeypatch.chdir(root)
-    assert "content/places/cucuta.md:5: error: unknown link '[[nowhere]]'" in run(capsys, "check")[2].splitlines()
+    assert "content/places/cucuta.md:5:5: error: unknown link '[[nowhere]]'" in run(capsys, "check")[2].splitlines()
 
 
 def test_new_takes_the_id_it_is_given(make_site, capsys):

@@ -193,7 +193,7 @@ def test_a_person_cannot_name_a_group_no_project_declares(make_site, capsys):
     assert main(["check", "--source", str(root)]) == 1
     assert capsys.readouterr().err.splitlines()[0] == (
         "content/people/luis-abad.md:4: error: 'part' names a group of the people index, but content/site.yaml declares none: "
-        "list the groups under people_groups (see the README), or remove 'part'")
+        "list the groups under people_groups (see the project's settings in dossier's docs/writing/content.md), or remove 'part'")
 
 
 def test_a_group_heading_is_a_text_or_one_in_each_language_of_the_interface(make_site, capsys):

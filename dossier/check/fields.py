@@ -96,7 +96,7 @@ def to_date(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
 def to_choice(value: Any, type_name: str, key: tuple, check: FieldCheck) -> Any:
     if type_name == "enum:":  # a person's part, while content/site.yaml declares no people_groups to choose from
         return check.error(key, f"'{field_name(key)}' names a group of the people index, but content/site.yaml declares none: "
-                                f"list the groups under people_groups (see the README), or remove '{field_name(key)}'")
+                                f"list the groups under people_groups (see the project's settings in dossier's docs/writing/content.md), or remove '{field_name(key)}'")
     choices = type_name[5:].split("|")
     if value not in choices:
         return check.error(key, f"'{field_name(key)}' should be one of {', '.join(choices)}, not '{value}'{did_you_mean(str(value), choices)}")
