@@ -281,7 +281,7 @@ class Renderer:
             prefix = self.prefix(lang)
 
             def add(template: str, url: str, **values: Any) -> None:
-                pages[output_path(prefix + url)] = lambda: self.page(template, url, **values)[1]
+                pages[output_path(prefix + url)] = lambda: self.page(template, url, **values)[1]  # noqa: B023 (add is called in this pass of the loop only)
 
             for record in site.all_records():
                 # By key, so that after an edit the page renders the record as it is then.
