@@ -40,7 +40,7 @@ def main(root: Path) -> None:
     session = Session(root)
     session.load()
     print(f"load (read, validate, link, audit): {time.perf_counter() - started:.2f} s")
-    paths, _ = session.plan()
+    paths, _ = session.output.plan(session.site, session.root / "templates")
     seconds: dict[str, float] = defaultdict(float)
     counts: dict[str, int] = defaultdict(int)
     sizes: dict[str, int] = defaultdict(int)
@@ -48,14 +48,14 @@ def main(root: Path) -> None:
     try:
         for path in paths:
             began = time.perf_counter()
-            data = session.pages[path]()
+            data = session.output.pages[path]()
             seconds[kind(path)] += time.perf_counter() - began
             counts[kind(path)] += 1
             sizes[kind(path)] += len(data)
             write_into(folder, {path: data})
             session.words.note(path, data, None)
         began = time.perf_counter()
-        extras = session.make_extras(dict.fromkeys(session.pages, b""))  # only a portable build reads the pages
+        extras = session.output.make_extras(dict.fromkeys(session.output.pages, b""))  # only a portable build reads the pages
         write_into(folder, extras)
         print(f"data exports and static files: {time.perf_counter() - began:.2f} s")
         for name in sorted(seconds, key=seconds.get, reverse=True):
