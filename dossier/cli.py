@@ -153,7 +153,9 @@ def command_build(args: argparse.Namespace) -> int:
     if args.timings:
         from .timings import table
 
-        print(f"{report.rendered} pages rendered; CPU by layer, the rendering processes' and Pagefind's included:")
+        stages = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in report.phases.items())
+        print(f"{report.rendered} pages rendered; time by stage: {stages or 'nothing to do'}")
+        print("CPU by layer, the rendering processes' and Pagefind's included:")
         print(table(report.cpu))
     return 0
 
