@@ -108,6 +108,7 @@ def part_heading(part: Part, lang: str) -> str:
 def month_name(month: int, lang: str) -> str:
     """Return a month's full name, capitalized, for an overview of a year's months."""
     name = MONTHS[month] if lang == "en" else month_names(lang)[month] or MONTHS[month]
+    assert name is not None  # the lists' None is month 0
     return name[:1].upper() + name[1:]
 
 
