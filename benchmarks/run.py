@@ -8,6 +8,8 @@ to the floor (benchmarks/floor.py) measured in the same run:
   (Playwright driving Debian's chromium), for an edit of a person's prose;
 - peak memory of the build (the sum over its processes of the proportional set size, sampled).
 - CPU time of the floor and of the cold build (user and system, over every process it waited for);
+- where the cold build's CPU goes, layer by layer, each against its budget (benchmarks/breakdown.py:
+  over budget is printed, not a failure), beside the CPU of Hugo + Pagefind in the same run;
 - beside Hugo (Debian's `hugo`) and Hugo with Pagefind on an equivalent site (benchmarks/hugo.py),
   measured in the same runs, alternating with dossier: the cold build against Hugo + Pagefind (both
   index their search with Pagefind), warm builds against Hugo alone. Without `hugo`, it says so.
@@ -18,6 +20,7 @@ to the floor (benchmarks/floor.py) measured in the same run:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import queue
@@ -32,6 +35,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from breakdown import lines as breakdown_lines
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
@@ -250,9 +255,19 @@ def main() -> None:
         result = floors(root, args.runs) if args.serve_only else builds(root, args.runs)
         rebuild, shown, serve_peak = serving(root, args.runs, not args.no_browser)
         if not args.serve_only:
-            breakdown = subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root)], capture_output=True, text=True, check=True).stdout
-            print(breakdown, flush=True)
-            details.append(f"{size:,} entities, one core: " + "; ".join(breakdown.strip().splitlines()) + ".")
+            layers = json.loads(subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root), "--json"], capture_output=True, text=True,
+                                               check=True).stdout)
+            section = [f"{size:,} entities ({layers['records']:,} records, search in {layers['parts']} parts), every layer in one process:", ""]
+            section += breakdown_lines(layers) + [""]
+            cold_cpu = statistics.median(c for *_, c in result["cold"])
+            beside_cpu = f"the cold build itself (every process, workers and Pagefind included; median) {cold_cpu:.1f} s of CPU"
+            if "hugo" in result:
+                searched_cpu = statistics.median(c for *_, c in result["hugo + pagefind"])
+                hugo_cpu = statistics.median(c for *_, c in result["hugo"])
+                beside_cpu += f"; in the same run Hugo {hugo_cpu:.1f} s and Hugo + Pagefind {searched_cpu:.1f} s of CPU ({cold_cpu / searched_cpu:.2f}×)"
+            section += [f"Beside it: {beside_cpu}.", ""]
+            details += section
+            print("\n".join(section), flush=True)
         floor = statistics.median(s for s, *_ in result["floor"])
 
         def cell(seconds: float) -> str:
@@ -281,7 +296,7 @@ def main() -> None:
         report += ["", "Beside Hugo on an equivalent site, in the same runs (medians):", ""] + beside
     if cpu_lines:
         report += ["", "CPU time, user and system, of the build and every process it waited for (medians):", ""] + cpu_lines
-    report += ["", "Where a cold build's time goes (benchmarks/breakdown.py):", ""] + [f"- {line}" for line in details]
+    report += ["", "Where a cold build's CPU goes, layer by layer against its budget (benchmarks/breakdown.py):", ""] + details
     print("\n".join(report), flush=True)
     (OUT / ("results-serve.md" if args.serve_only else "results.md")).write_text("\n".join(report) + "\n", encoding="utf-8")
 
