@@ -1,169 +1,97 @@
 """Where a cold build's CPU goes, layer by layer, against a budget for each.
 
-Runs every stage of a cold build in this one process, one after another: reading the project,
-validating and linking it, the editorial audit, the pages of each kind, the timeline, the data
-exports, writing the files and the search index (the words noted for it, then Pagefind's runs,
-whose CPU is counted from the processes this one waited for). Rendering in one process counts all
-of it: a build shares the same work between its own process and its workers, so the sum here is
-the CPU a cold build spends on its stages, workers' included, less the cost of sharing it out.
+The layers are those `build --timings` reports (dossier/timings.py): reading, validating and
+linking, the audit, the plan, each kind of page, the timeline, the data exports, search (the words
+noted for it and Pagefind's runs) and publishing, the rendering workers' CPU and Pagefind's
+included. Each layer has a budget in milliseconds of CPU per record of the project, set so that
+together they fit the cold build's target at 10,000 records: at most twice Hugo + Pagefind (about
+30 s there), which on two cores kept busy is about 100 s of CPU. A layer over its budget is printed
+as such: a figure to work on, not a failure. benchmarks/run.py checks the cold builds it times;
+this script builds a project cold once and prints the same table:
 
-Each layer has a budget in milliseconds of CPU per unit (a record, a page, a searchable page, a
-file), set so that the layers together fit the cold build's target at 10,000 records (at most
-twice Hugo + Pagefind on two cores); a layer over its budget is printed as such (a figure to work
-on, not a failure).
-
-    python benchmarks/breakdown.py PROJECT [--json]
+    python benchmarks/breakdown.py PROJECT [--jobs N]
 """
 
 from __future__ import annotations
 
-import json
-import os
-import resource
+import re
 import shutil
 import sys
 import tempfile
-import time
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dossier.incremental.session import EVERYTHING, Session  # noqa: E402
-from dossier.publish.staging import write_into  # noqa: E402
-from dossier.search.indexing import index_site  # noqa: E402
-from dossier.search.parts import split  # noqa: E402
-
-# The budget of each layer: milliseconds of CPU per unit, and the unit. The layers' budgets add up to
-# about 100 s of CPU at 10,000 records, which two cores spend in about 60 s of a build: twice Hugo +
-# Pagefind there (about 30 s), the issue's target.
-BUDGETS: dict[str, tuple[float, str]] = {
-    "read": (0.6, "record"),
-    "validate and link": (0.5, "record"),
-    "audit": (0.4, "record"),
-    "people pages": (3.0, "page"),
-    "events pages": (3.0, "page"),
-    "places and groups pages": (3.0, "page"),
-    "sources pages": (15.0, "page"),
-    "timeline pages": (0.5, "event"),  # the views of every event: each event is listed on one of them
-    "timeline filter pages": (2.0, "page"),
-    "claims and other pages": (3.0, "page"),
-    "data exports and static files": (0.3, "record"),
-    "publish (writing the files)": (0.3, "file"),
-    "search (words, Pagefind)": (4.0, "searchable page"),
+# Milliseconds of CPU per record of the project, by layer (a layer not named here has OTHER's). At
+# 10,000 records they add up to about 100 s; "pages: people" and "pages: events" are each about
+# 4,750 pages there, 3 ms a page.
+BUDGETS: dict[str, float] = {
+    "read": 0.6,
+    "validate and link": 0.6,
+    "audit": 0.4,
+    "plan": 0.2,
+    "pages: people": 1.4,
+    "pages: events": 1.4,
+    "pages: sources": 0.3,
+    "pages: places": 0.05,
+    "pages: groups": 0.05,
+    "pages: indexes": 0.3,
+    "timeline": 0.6,
+    "exports and static files": 0.3,
+    "search": 3.5,
+    "publish": 0.4,
 }
+OTHER = 0.1  # any other layer: conflicts' and claims' pages, keeping the state, what no layer claims
+ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<seconds>\d+\.\d+)\s+\d+%$")
 
 
-def kind(path: str) -> str:
-    """Name the layer that renders a page, by its path."""
-    parts = path.split("/")
-    first = parts[0]
-    if first == "timeline":
-        # timeline/, timeline/2019/ and timeline/2019/03/: the views of every event; the facets' lists
-        # (timeline/people/) and each filter's pages (timeline/people/x/, and their years and months)
-        return "timeline pages" if len(parts) == 2 or parts[1][:1].isdigit() else "timeline filter pages"
-    if len(parts) == 3 and first in ("people", "events", "sources"):
-        return f"{first} pages"
-    if len(parts) == 3 and first in ("places", "groups"):
-        return "places and groups pages"
-    return "claims and other pages"
+def parse_timings(output: str) -> dict[str, float]:
+    """Return the CPU seconds by layer that `build --timings` printed (its table, without the total)."""
+    layers = {}
+    for line in output.splitlines():
+        found = ROW.match(line.strip())
+        if found and found["name"] != "total":
+            layers[found["name"]] = float(found["seconds"])
+    return layers
 
 
-class Clock:
-    """CPU time of this process, and of the processes it waited for, between two readings."""
-
-    def __init__(self) -> None:
-        self.own, self.children = time.process_time(), self.children_now()
-
-    @staticmethod
-    def children_now() -> float:
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return usage.ru_utime + usage.ru_stime
-
-    def lap(self) -> float:
-        """Return the CPU seconds since the last lap (or since made), children's included."""
-        own, children = time.process_time(), self.children_now()
-        spent = own - self.own + children - self.children
-        self.own, self.children = own, children
-        return spent
-
-
-def measure(root: Path) -> dict:
-    """Build a project cold, stage by stage in this process; return each layer's CPU and units."""
-    cpu: dict[str, float] = defaultdict(float)
-    units: dict[str, int] = defaultdict(int)
-    started = time.perf_counter()
-    clock = Clock()
-    session = Session(root, defer_audit=True)
-    session.inputs.load(None)
-    cpu["read"] += clock.lap()
-    session.pending = EVERYTHING
-    session.link(None)
-    cpu["validate and link"] += clock.lap()
-    session.audit()
-    cpu["audit"] += clock.lap()
-    assert session.site is not None
-    records = sum(len(group) for group in session.site.records.values())
-    for layer in ("read", "validate and link", "audit", "data exports and static files"):
-        units[layer] = records
-    paths, _ = session.plan()
-    cpu["validate and link"] += clock.lap()  # the renderer and its list of pages
-    folder = Path(tempfile.mkdtemp(prefix="dossier-breakdown-"))
-    try:
-        files = 0
-        for path in paths:
-            data = session.pages[path]()
-            layer = kind(path)
-            cpu[layer] += clock.lap()
-            units[layer] += 1
-            write_into(folder, {path: data})
-            files += 1
-            cpu["publish (writing the files)"] += clock.lap()
-            session.words.note(path, data, None)
-            cpu["search (words, Pagefind)"] += clock.lap()
-        extras = session.make_extras(dict.fromkeys(session.pages, b""))  # only a portable build reads the pages
-        cpu["data exports and static files"] += clock.lap()
-        write_into(folder, extras)
-        files += len(extras)
-        cpu["publish (writing the files)"] += clock.lap()
-        units["publish (writing the files)"] = files
-        units["timeline pages"] = len(session.site.timeline)
-        searchable = session.words.searchable
-        index_site(folder, searchable)
-        cpu["search (words, Pagefind)"] += clock.lap()
-        units["search (words, Pagefind)"] = len(searchable)
-        parts = len(split(searchable))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return {"records": records, "seconds": time.perf_counter() - started, "parts": parts, "cores": os.cpu_count(),
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-            "layers": [{"layer": layer, "cpu": cpu[layer], "units": units[layer], "unit": unit, "budget_ms": budget}
-                       for layer, (budget, unit) in BUDGETS.items()]}
-
-
-def lines(result: dict) -> list[str]:
-    """Return the breakdown as the lines of a Markdown table, with each layer against its budget."""
-    rows = ["| layer | CPU | per unit | budget | |", "|---|---:|---:|---:|---|"]
-    total = budget_total = 0.0
-    for layer in result["layers"]:
-        units = layer["units"] or 1
-        budget = layer["budget_ms"] * units / 1000
-        total, budget_total = total + layer["cpu"], budget_total + budget
-        status = "over budget" if layer["cpu"] > budget else "within"
-        rows.append(f"| {layer['layer']} ({layer['units']:,} {layer['unit']}s) | {layer['cpu']:.2f} s | {1000 * layer['cpu'] / units:.2f} ms "
-                    f"| {budget:.2f} s ({layer['budget_ms']:g} ms) | {status} |")
-    rows.append(f"| all layers | {total:.2f} s | | {budget_total:.2f} s | {'over budget' if total > budget_total else 'within'} |")
+def budget_lines(layers: dict[str, float], records: int) -> list[str]:
+    """Return a Markdown table of each layer's CPU against its budget for this many records."""
+    rows = ["| layer | CPU | per record | budget | |", "|---|---:|---:|---:|---|"]
+    named = list(BUDGETS) + sorted(name for name in layers if name not in BUDGETS)
+    over = []
+    for name in named:
+        seconds, per_record = layers.get(name, 0.0), BUDGETS.get(name, OTHER)
+        budget = per_record * records / 1000
+        if seconds > budget:
+            over.append(name)
+        rows.append(f"| {name} | {seconds:.2f} s | {1000 * seconds / records:.2f} ms | {budget:.2f} s ({per_record:g} ms) "
+                    f"| {'over budget' if seconds > budget else 'within'} |")
+    total = sum(layers.values())
+    allowed = sum(BUDGETS.get(name, OTHER) for name in named) * records / 1000
+    rows.append(f"| all layers | {total:.2f} s | {1000 * total / records:.2f} ms | {allowed:.2f} s | {'over budget' if total > allowed else 'within'} |")
+    rows += ["", f"Over budget: {', '.join(over)}." if over else "Every layer within its budget."]
     return rows
 
 
+def records_of(root: Path) -> int:
+    """Return how many records a project holds (its content files, translations left out)."""
+    return sum(1 for path in (root / "content").rglob("*") if path.suffix in (".md", ".yaml") and path.name != "site.yaml"
+               and path.stem.count(".") == 0)
+
+
 def main(arguments: list[str]) -> None:
-    result = measure(Path(arguments[0]))
-    if "--json" in arguments:
-        print(json.dumps(result))
-        return
-    print("\n".join(lines(result)))
-    print(f"{result['records']:,} records; search in {result['parts']} parts; peak resident memory of this process "
-          f"{result['peak_mb']} MB; {result['seconds']:.1f} s on one core")
+    from dossier.pipeline import build
+
+    root = Path(arguments[0])
+    jobs = int(arguments[arguments.index("--jobs") + 1]) if "--jobs" in arguments else None
+    out = Path(tempfile.mkdtemp(prefix="dossier-breakdown-")) / "site"
+    try:
+        report = build(root, out, use_cache=False, workers=jobs)
+    finally:
+        shutil.rmtree(out.parent, ignore_errors=True)
+    print("\n".join(budget_lines(report.cpu, records_of(root))))
+    print(f"\n{report.rendered} pages rendered in {report.seconds:.1f} s")
 
 
 if __name__ == "__main__":

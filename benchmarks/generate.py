@@ -74,18 +74,18 @@ def evidence(rng: random.Random, sources: list[str], seeds: dict[str, str], fact
 
 
 def body(rng: random.Random, sources: list[str], seeds: dict[str, str], targets: list[str], words: int = 400) -> str:
-    """Return a Markdown body of about this many words with citations and links."""
+    """Return a Markdown body of about this many words with links, every sentence citing a passage
+    (as a real project's do: an uncited sentence is a warning, and under --strict an error)."""
     paragraphs, count = [], 0
     while count < words:
         sentences = []
-        for index in range(rng.randint(3, 5)):
+        for _ in range(rng.randint(3, 5)):
             text = sentence(rng)
             if rng.random() < 0.35:
                 link = rng.choice(targets)
                 text = text[:-1] + f" near [[{link}]]."
-            if index == 0 or rng.random() < 0.35:
-                source = rng.choice(sources)
-                text += f'[@{source} "{quote_from(rng, seeds[source])}"]'
+            source = rng.choice(sources)
+            text += f'[@{source} "{quote_from(rng, seeds[source])}"]'
             sentences.append(text)
             count += len(text.split())
         paragraphs.append(" ".join(sentences))
@@ -150,8 +150,8 @@ def generate(n: int, out: Path) -> None:
             f"places: [{where}]\ngroups: [{group}]\ntags: [{rng.choice(['aid', 'border', 'defection'])}]\nsummary: {sentence(rng, 8, 16)}\n{figure}{cited}---\n"
             + body(rng, sources, seeds, everyone)
         )
-    files["content/pages/home.md"] = "---\ntitle: Synthetic dossier\n---\n" + sentence(rng) + "\n"
-    files["content/pages/about.md"] = "---\ntitle: About\n---\n" + sentence(rng) + "\n"
+    files["content/pages/home.md"] = "---\ntitle: Synthetic dossier\n---\n<!-- editorial -->\n" + sentence(rng) + "\n"
+    files["content/pages/about.md"] = "---\ntitle: About\n---\n<!-- editorial -->\n" + sentence(rng) + "\n"
     for relative, text in files.items():
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)

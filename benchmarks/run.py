@@ -20,7 +20,6 @@ to the floor (benchmarks/floor.py) measured in the same run:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import queue
@@ -36,7 +35,7 @@ import threading
 import time
 from pathlib import Path
 
-from breakdown import lines as breakdown_lines
+from breakdown import budget_lines, parse_timings, records_of
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
@@ -74,13 +73,16 @@ def memory(pid: int) -> int:
     return total
 
 
-def timed(command: list[str]) -> tuple[float, int, float]:
+TIMINGS: dict[int, list[dict[str, float]]] = {}  # each cold build's CPU by layer (build --timings), by project size
+
+
+def timed(command: list[str], printed: list[str] | None = None) -> tuple[float, int, float]:
     """Run a command; return its wall time, the peak memory of its process tree, and the CPU time
-    (user and system) of it and every process it waited for."""
+    (user and system) of it and every process it waited for. printed, if given, takes what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as errors:  # a file, not a pipe: a pipe nobody reads fills and stops the build
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, text=True)
+    with tempfile.TemporaryFile("w+") as errors, tempfile.TemporaryFile("w+") as output:  # files, not pipes: a pipe nobody reads fills and stops the build
+        process = subprocess.Popen(command, stdout=output if printed is not None else subprocess.DEVNULL, stderr=errors, text=True)
         peak = 0
         while process.poll() is None:
             peak = max(peak, memory(process.pid))
@@ -89,6 +91,9 @@ def timed(command: list[str]) -> tuple[float, int, float]:
         if process.returncode != 0:
             errors.seek(0)
             raise SystemExit(f"{' '.join(command)} failed:\n{errors.read()[-3000:]}")
+        if printed is not None:
+            output.seek(0)
+            printed.append(output.read())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return seconds, peak, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -99,6 +104,11 @@ def project(size: int) -> Path:
     if not (root / "content").is_dir():
         subprocess.run([PYTHON, str(HERE / "generate.py"), str(size), str(root)], check=True)
     return root
+
+
+def size_of(root: Path) -> int:
+    """Return the size a generated project was made for (project-N)."""
+    return int(root.name.rsplit("-", 1)[1])
 
 
 def person_file(root: Path) -> Path:
@@ -148,7 +158,9 @@ def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
             hugo_builds(hugo, result)
         shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
         shutil.rmtree(site, ignore_errors=True)
-        result["cold"].append(timed(build))
+        printed: list[str] = []
+        result["cold"].append(timed(build + ["--timings"], printed))  # --timings adds nothing to the build but its table
+        TIMINGS.setdefault(size_of(root), []).append(parse_timings(printed[0]))
         result["warm"].append(timed(build))
         change(person_file(root), run)
         result["one change"].append(timed(build))
@@ -255,16 +267,18 @@ def main() -> None:
         result = floors(root, args.runs) if args.serve_only else builds(root, args.runs)
         rebuild, shown, serve_peak = serving(root, args.runs, not args.no_browser)
         if not args.serve_only:
-            layers = json.loads(subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root), "--json"], capture_output=True, text=True,
-                                               check=True).stdout)
-            section = [f"{size:,} entities ({layers['records']:,} records, search in {layers['parts']} parts), every layer in one process:", ""]
-            section += breakdown_lines(layers) + [""]
+            runs = TIMINGS.get(size, [])
+            layers = {name: statistics.median(run.get(name, 0.0) for run in runs) for name in {name for run in runs for name in run}}
+            records = records_of(root)
+            section = [f"{size:,} entities ({records:,} records): the cold build's CPU by layer (build --timings, median of {len(runs)}), "
+                       "the rendering workers' and Pagefind's included, against its budget (benchmarks/breakdown.py):", ""]
+            section += budget_lines(layers, records) + [""]
             cold_cpu = statistics.median(c for *_, c in result["cold"])
-            beside_cpu = f"the cold build itself (every process, workers and Pagefind included; median) {cold_cpu:.1f} s of CPU"
+            beside_cpu = f"the cold build's CPU measured from outside (every process it waited for; median) {cold_cpu:.1f} s"
             if "hugo" in result:
                 searched_cpu = statistics.median(c for *_, c in result["hugo + pagefind"])
                 hugo_cpu = statistics.median(c for *_, c in result["hugo"])
-                beside_cpu += f"; in the same run Hugo {hugo_cpu:.1f} s and Hugo + Pagefind {searched_cpu:.1f} s of CPU ({cold_cpu / searched_cpu:.2f}×)"
+                beside_cpu += f"; in the same runs Hugo {hugo_cpu:.1f} s and Hugo + Pagefind {searched_cpu:.1f} s of CPU ({cold_cpu / searched_cpu:.2f}× the latter)"
             section += [f"Beside it: {beside_cpu}.", ""]
             details += section
             print("\n".join(section), flush=True)

@@ -149,6 +149,11 @@ def command_build(args: argparse.Namespace) -> int:
     model, _ = read_model(Path(args.source))
     made = ", ".join(pages_made(count, kind, model) for kind, count in sorted(report.pages.items()))
     print(f"built {out}: {counted(report.files, 'file')} ({made}) in {report.seconds:.2f} s")
+    if args.timings:
+        from .timings import table
+
+        print(f"{report.rendered} pages rendered; CPU by layer, the rendering processes' and Pagefind's included:")
+        print(table(report.cpu))
     return 0
 
 
@@ -237,6 +242,7 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--portable", action="store_true", help="links name their index.html, so the site works from file://")
     build.add_argument("--base-url", help="public address of the site, for canonical links, feed and sitemap (overrides site.yaml)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    build.add_argument("--timings", action="store_true", help="print where the build's CPU went, by layer (reading, linking, each kind of page, search, publishing)")
     build.add_argument("--jobs", type=int, metavar="N",
                        help="processes rendering pages, and search indexing runs at a time (default: one per core); fewer use less memory")
     check = commands.add_parser("check", help="validate everything and write nothing")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from .incremental.lastbuild import close_session, last_build, open_session
 from .model.problems import ContentError, Problem, promote
 from .publish.staging import Staging, check_output, exclusive, recover
 from .search.indexing import Indexing
+from .timings import BuildClock, layer
 
 if TYPE_CHECKING:  # a build with nothing to do needs neither: it is done before they would load
     from .check.link import Site
@@ -34,8 +34,9 @@ class BuildReport:
     files: int
     seconds: float
     warnings: list[Problem]
-    phases: dict[str, float] = field(default_factory=dict)  # seconds spent loading, rendering, indexing
+    phases: dict[str, float] = field(default_factory=dict)  # seconds spent loading, rendering, indexing, publishing
     rendered: int = 0  # pages rendered (the others were carried over from the last build)
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds by layer, workers' and Pagefind's included (timings.py)
 
 
 def load(root: Path, drafts: bool = False) -> tuple[Site, list[Problem]]:
@@ -106,35 +107,41 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
 
 def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, strict: bool, base_url: str | None,
                       use_cache: bool, workers: int | None, drafts: str) -> BuildReport:
-    """Build, once no other build is publishing to out (see build()): read, validate, link and audit
-    (all in open_session), render, index, publish."""
+    """Build, once no other build is publishing to out (see build()): load (read, validate, link and
+    audit), then render, index and publish what changed."""
     recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
+    clock = BuildClock()
     summary, inputs = last_build(root, out, (portable, base_url, drafts)) if use_cache else (None, None)
     if summary is not None:  # nothing changed since the last build, and out is as it left it
         stop_on_problems(summary.problems, strict)
-        return BuildReport(page_counts(summary.published[1]), len(summary.published[1]), time.perf_counter() - started, summary.problems)
+        files = summary.published[1]
+        return BuildReport(page_counts(files), len(files), time.perf_counter() - started, summary.problems, cpu=clock.by_layer())
     session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs, drafts=drafts)
     phases = {"load": time.perf_counter() - started}
     stop_on_problems(session.problems, strict)
     rendered = 0
-    if previous is None or not session.up_to_date():
-        workers = workers or os.cpu_count() or 1
-        staging = Staging(out)
-        search = SearchIndex(session, previous, workers)
-        try:
-            rendered = render(session, staging.folder, previous, workers, search, phases)
-            index(search, staging.folder, phases)
-        except BaseException:
-            search.stop()
-            staging.discard()
-            raise
-        removing = publish(staging)
-        close_session(session, out, use_cache)  # while the old site is deleted
-        if removing is not None:
-            removing.join()
-    else:
+    if previous is not None and session.up_to_date():
         close_session(session, out, use_cache)
-    return BuildReport(page_counts(session.written), len(session.written), time.perf_counter() - started, session.problems, phases, rendered)
+    else:
+        rendered = render_index_publish(session, out, previous, workers or os.cpu_count() or 1, use_cache, phases)
+    written = session.output.written
+    return BuildReport(page_counts(written), len(written), time.perf_counter() - started, session.problems, phases, rendered, clock.by_layer())
+
+
+def render_index_publish(session: Session, out: Path, previous: Path | None, workers: int, use_cache: bool, phases: dict[str, float]) -> int:
+    """Render what changed into a staging folder, index it for search and swap it into place; if
+    anything fails, out is left as it was. Return how many pages were rendered."""
+    staging = Staging(out)
+    search = SearchIndex(session, previous, workers)
+    try:
+        rendered = render(session, staging.folder, previous, workers, search, phases)
+        index(search, staging.folder, phases)
+    except BaseException:
+        search.stop()
+        staging.discard()
+        raise
+    publish(staging, session, out, use_cache, phases)
+    return rendered
 
 
 def stop_on_problems(problems: list[Problem], strict: bool) -> None:
@@ -183,13 +190,21 @@ def render(session: Session, folder: Path, previous: Path | None, workers: int, 
 def index(search: SearchIndex, folder: Path, phases: dict[str, float]) -> None:
     """Complete the search index of the staged pages before they go live."""
     started = time.perf_counter()
-    search.finish(folder)
+    with layer("search"):
+        search.finish(folder)
     phases["index"] = time.perf_counter() - started
 
 
-def publish(staging: Staging) -> threading.Thread | None:
-    """Swap the staged site into place; return the thread deleting the old one, if any."""
-    return staging.swap()
+def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phases: dict[str, float]) -> None:
+    """Swap the staged site into place, and keep the session for the next build while the old site is deleted."""
+    started = time.perf_counter()
+    with layer("publish"):
+        removing = staging.swap()
+    close_session(session, out, use_cache)
+    if removing is not None:
+        with layer("publish"):
+            removing.join()
+    phases["publish"] = time.perf_counter() - started
 
 
 def release_free_memory() -> None:

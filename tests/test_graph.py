@@ -112,7 +112,7 @@ def test_a_template_edit_renders_every_page_and_a_stylesheet_edit_only_the_asset
     pages = session.render().rendered
     (root / "templates/404.html").write_text((root / "templates/404.html").read_text(encoding="utf-8").replace("<h1>", "<h1 class=\"gone\">"), encoding="utf-8")
     outcome = session.update(["templates/404.html"])
-    assert outcome.rendered == pages == len(session.pages) and set(outcome.files) == {"404.html"}
+    assert outcome.rendered == pages == len(session.output.pages) and set(outcome.files) == {"404.html"}
     (root / "templates/static").mkdir()
     (root / "templates/static/extra.css").write_text("p { color: red }", encoding="utf-8")
     outcome = session.update(["templates/static/extra.css"])

@@ -12,6 +12,7 @@ from . import cache
 from .cache import BodyCache
 from .inputs import InputScan, Stat, scan_inputs
 from ..model.problems import Problem
+from ..timings import layer
 
 if TYPE_CHECKING:
     from .session import Session
@@ -49,9 +50,10 @@ def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, I
     """Return the last build's summary when no input changed since and out is as it left it (there
     is nothing to do), and the inputs as they are now (only the files that the file system says
     changed since the last build are read: see scan_inputs)."""
-    summary = cache.load(cache.state_file(root, options, "summary"))
-    known = InputScan(summary.inputs, summary.stats, summary.scanned) if isinstance(summary, Summary) else None
-    scan = scan_inputs(root, known)
+    with layer("scan inputs"):
+        summary = cache.load(cache.state_file(root, options, "summary"))
+        known = InputScan(summary.inputs, summary.stats, summary.scanned) if isinstance(summary, Summary) else None
+        scan = scan_inputs(root, known)
     if isinstance(summary, Summary) and summary.inputs == scan.digests and intact(summary.published, out):
         return summary, scan
     return None, scan
@@ -64,7 +66,8 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     used the same code and options, else loaded afresh. inputs: the inputs as they are, if scanned."""
     from .session import Session  # imported here: a build with nothing to do never needs it
 
-    session = cache.load(cache.state_file(root, (portable, base_url, drafts))) if use_cache else None
+    with layer("restore state"):
+        session = cache.load(cache.state_file(root, (portable, base_url, drafts))) if use_cache else None
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
@@ -73,26 +76,33 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
             session.take(session.inputs.refresh(changed))
         if inputs is not None:
             session.inputs.scan = inputs
-        previous = out if intact(session.published, out) and set(session.published[1]) == set(session.written) else None  # type: ignore[index]
+        previous = out if intact(session.output.published, out) and set(session.output.published[1]) == set(session.output.written) else None  # type: ignore[index]
     else:
         session = Session(root, portable=portable, base_url=base_url, drafts=drafts)
         session.load(inputs)
-    session.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
+    session.output.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
     return session, previous
 
 
 def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
     """Note what the build published, and keep the session (and a summary of it) for the next build."""
     files = {}
-    for path in session.written:
+    for path in session.output.written:
         stat = (out / path).stat()
         files[path] = (stat.st_size, stat.st_mtime_ns)
-    session.published = (str(out.resolve()), files)
-    if session.body_cache is not None:
-        session.body_cache.close()
+    session.output.published = (str(out.resolve()), files)
+    if session.output.body_cache is not None:
+        session.output.body_cache.close()
     if use_cache:
-        options = (session.portable, session.base_url, session.draft_mode)
-        cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
-        cache.save(cache.state_file(session.root, options), session)
-        cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs.digests, session.published, session.problems,
-                                                                                    session.inputs.scan.stats, session.inputs.scan.started))
+        with layer("keep state"):
+            keep_session(session)
+
+
+def keep_session(session: Session) -> None:
+    """Save the session, and then a summary of it, for the next build."""
+    options = (session.output.portable, session.linked.base_url, session.linked.draft_mode)
+    cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
+    cache.save(cache.state_file(session.root, options), session)
+    assert session.output.published is not None
+    cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs.digests, session.output.published, session.problems,
+                                                                            session.inputs.scan.stats, session.inputs.scan.started))

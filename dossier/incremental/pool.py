@@ -12,7 +12,9 @@ from collections import Counter
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
+from ..timings import layer, page_layer, start_worker, take_report, worker_report
 
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
@@ -33,11 +35,17 @@ def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str
         if number >= len(chunks):
             break
         for path in chunks[number]:
-            digests[path] = session.emit(sink, path, session.pages[path]())
-    if session.body_cache is not None:
-        session.body_cache.flush()
+            digests[path] = render_page(session, sink, path)
+    if session.output.body_cache is not None:
+        session.output.body_cache.flush()
     changes, session.words.changes = session.words.changes, Counter()
-    return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.reads[path] for path in digests if path in session.reads}
+    return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.output.reads[path] for path in digests if path in session.output.reads}
+
+
+def render_page(session: Any, sink: Any, path: str) -> bytes:
+    """Render one page of a session into a sink, its CPU counted to its kind's layer; return its digest."""
+    with layer(page_layer(path, LANGUAGES)):
+        return session.emit(sink, path, session.output.pages[path]())
 
 
 def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dict[str, bytes]:
@@ -46,12 +54,12 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     than workers, as each holds the site's memory)."""
     global _JOB
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
-        digests = {path: session.emit(sink, path, session.pages[path]()) for path in paths}
-        if session.body_cache is not None:
-            session.body_cache.flush(len(session.pages))
+        digests = {path: render_page(session, sink, path) for path in paths}
+        if session.output.body_cache is not None:
+            session.output.body_cache.flush(len(session.output.pages))
         return digests
-    if session.body_cache is not None:
-        session.body_cache.close()  # each worker opens its own connection
+    if session.output.body_cache is not None:
+        session.output.body_cache.close()  # each worker opens its own connection
     big_first = sorted(paths, key=lambda path: (path.count("/") > 2 and not path.startswith(("timeline/", "sources/")), path))
     context = multiprocessing.get_context("fork")
     _JOB = (session, sink, [big_first[start: start + CHUNK] for start in range(0, len(big_first), CHUNK)], context.Value("l", 0))
@@ -66,9 +74,10 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             started.append((process, reader))
         digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
         for process, reader in started:
-            part, searchable, words, reads = worker_result(process, reader)
+            part, searchable, words, reads, cpu = worker_result(process, reader)
+            take_report(cpu)
             digests.update(part)
-            session.reads.update(reads)
+            session.output.reads.update(reads)
             session.words.changes.update(words)
             session.words.searchable.difference_update(part)
             session.words.searchable.update(searchable)
@@ -86,8 +95,9 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
 def render_in_worker(writer: Connection) -> None:
     """Render this forked worker's share of the pages and send the outcome (or what it raised) back."""
     quiet_worker()
+    start_worker()
     try:
-        outcome: tuple[str, Any] = ("done", render_claimed())
+        outcome: tuple[str, Any] = ("done", (*render_claimed(), worker_report()))
     except BaseException as error:  # raised again in the parent
         outcome = ("failed", error)
     try:

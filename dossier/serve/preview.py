@@ -63,7 +63,7 @@ class Preview:
         started = time.perf_counter()
         site = self.root / "site"
         self.session, previous = open_session(self.root, site)
-        self.session.defer_audit = True
+        self.session.linked.defer_audit = True
         if self.session.show_drafts("preview"):  # site/ leaves the drafts out: render every page, and index them
             previous = None
         outcome = self.session.render_into(self.folder, previous, os.cpu_count() or 1)
@@ -77,7 +77,7 @@ class Preview:
         else:
             self.index_stale = True
         pages = outcome.rendered
-        print(f"built the preview: rendered {counted(pages, 'page')}, {counted(len(self.session.written), 'file')} in {time.perf_counter() - started:.2f} s", flush=True)
+        print(f"built the preview: rendered {counted(pages, 'page')}, {counted(len(self.session.output.written), 'file')} in {time.perf_counter() - started:.2f} s", flush=True)
         gc.freeze()  # the loaded site lives on: the collector need not walk it again (nor copy it into forks)
         self.audit()
 
@@ -107,12 +107,12 @@ class Preview:
         started = time.perf_counter()
         try:
             if self.broken:  # the last rebuild failed part way: start afresh
-                before = set(self.session.written)
+                before = set(self.session.output.written)
                 self.session = Session(self.root, defer_audit=True, drafts="preview")
                 self.session.load()
                 outcome = self.session.render()
                 outcome.changed, outcome.seconds = True, time.perf_counter() - started
-                outcome.removed = before - set(self.session.written)
+                outcome.removed = before - set(self.session.output.written)
             else:
                 outcome = self.session.update(paths, self.folder)  # the pages there are the ones replaced
             self.broken = False
