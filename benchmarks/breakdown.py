@@ -1,72 +1,98 @@
-"""Where a cold build's time goes: loading, rendering each kind of page, and the search index.
+"""Where a cold build's CPU goes, layer by layer, against a budget for each.
 
-Renders every page of a project in this one process (one core), grouped by kind, then runs the
-search indexer over the pages; prints seconds per group and the pages' total size.
+The layers are those `build --timings` reports (dossier/timings.py): reading, validating and
+linking, the audit, the plan, each kind of page, the timeline, the data exports, search (the words
+noted for it and Pagefind's runs) and publishing, the rendering workers' CPU and Pagefind's
+included. Each layer has a budget in milliseconds of CPU per record of the project, set so that
+together they fit the cold build's target at 10,000 records: at most twice Hugo + Pagefind (about
+30 s there), which on two cores kept busy is about 100 s of CPU. A layer over its budget is printed
+as such: a figure to work on, not a failure. benchmarks/run.py checks the cold builds it times;
+this script builds a project cold once and prints the same table:
 
-    python benchmarks/breakdown.py PROJECT
+    python benchmarks/breakdown.py PROJECT [--jobs N]
 """
 
 from __future__ import annotations
 
-import os
-import resource
+import re
 import shutil
 import sys
 import tempfile
-import time
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dossier.publish.staging import write_into  # noqa: E402
-from dossier.search.indexing import index_site  # noqa: E402
-from dossier.search.parts import split  # noqa: E402
-from dossier.incremental.session import Session  # noqa: E402
+# Milliseconds of CPU per record of the project, by layer (a layer not named here has OTHER's). At
+# 10,000 records they add up to about 100 s; "pages: people" and "pages: events" are each about
+# 4,750 pages there, 3 ms a page.
+BUDGETS: dict[str, float] = {
+    "read": 0.6,
+    "validate and link": 0.6,
+    "audit": 0.4,
+    "plan": 0.2,
+    "pages: people": 1.4,
+    "pages: events": 1.4,
+    "pages: sources": 0.3,
+    "pages: places": 0.05,
+    "pages: groups": 0.05,
+    "pages: indexes": 0.3,
+    "timeline": 0.6,
+    "exports and static files": 0.3,
+    "search": 3.5,
+    "publish": 0.4,
+}
+OTHER = 0.1  # any other layer: conflicts' and claims' pages, keeping the state, what no layer claims
+ROW = re.compile(r"^(?P<name>\S.*?)\s+(?P<seconds>\d+\.\d+)\s+\d+%$")
 
 
-def kind(path: str) -> str:
-    """Name the kind of a page by its path."""
-    first = path.split("/")[0]
-    if first == "timeline":
-        return "timeline and its filter pages"
-    if path.count("/") == 2 and first in ("people", "events", "places", "groups", "sources"):
-        return f"{first} pages"
-    return "indexes and other pages"
+def parse_timings(output: str) -> dict[str, float]:
+    """Return the CPU seconds by layer that `build --timings` printed (its table, without the total)."""
+    layers = {}
+    for line in output.splitlines():
+        found = ROW.match(line.strip())
+        if found and found["name"] != "total":
+            layers[found["name"]] = float(found["seconds"])
+    return layers
 
 
-def main(root: Path) -> None:
-    started = time.perf_counter()
-    session = Session(root)
-    session.load()
-    print(f"load (read, validate, link, audit): {time.perf_counter() - started:.2f} s")
-    paths, _ = session.output.plan(session.site, session.root / "templates")
-    seconds: dict[str, float] = defaultdict(float)
-    counts: dict[str, int] = defaultdict(int)
-    sizes: dict[str, int] = defaultdict(int)
-    folder = Path(tempfile.mkdtemp(prefix="dossier-breakdown-"))
+def budget_lines(layers: dict[str, float], records: int) -> list[str]:
+    """Return a Markdown table of each layer's CPU against its budget for this many records."""
+    rows = ["| layer | CPU | per record | budget | |", "|---|---:|---:|---:|---|"]
+    named = list(BUDGETS) + sorted(name for name in layers if name not in BUDGETS)
+    over = []
+    for name in named:
+        seconds, per_record = layers.get(name, 0.0), BUDGETS.get(name, OTHER)
+        budget = per_record * records / 1000
+        if seconds > budget:
+            over.append(name)
+        rows.append(f"| {name} | {seconds:.2f} s | {1000 * seconds / records:.2f} ms | {budget:.2f} s ({per_record:g} ms) "
+                    f"| {'over budget' if seconds > budget else 'within'} |")
+    total = sum(layers.values())
+    allowed = sum(BUDGETS.get(name, OTHER) for name in named) * records / 1000
+    rows.append(f"| all layers | {total:.2f} s | {1000 * total / records:.2f} ms | {allowed:.2f} s | {'over budget' if total > allowed else 'within'} |")
+    rows += ["", f"Over budget: {', '.join(over)}." if over else "Every layer within its budget."]
+    return rows
+
+
+def records_of(root: Path) -> int:
+    """Return how many records a project holds (its content files, translations left out)."""
+    return sum(1 for path in (root / "content").rglob("*") if path.suffix in (".md", ".yaml") and path.name != "site.yaml"
+               and path.stem.count(".") == 0)
+
+
+def main(arguments: list[str]) -> None:
+    from dossier.pipeline import build
+
+    root = Path(arguments[0])
+    jobs = int(arguments[arguments.index("--jobs") + 1]) if "--jobs" in arguments else None
+    out = Path(tempfile.mkdtemp(prefix="dossier-breakdown-")) / "site"
     try:
-        for path in paths:
-            began = time.perf_counter()
-            data = session.output.pages[path]()
-            seconds[kind(path)] += time.perf_counter() - began
-            counts[kind(path)] += 1
-            sizes[kind(path)] += len(data)
-            write_into(folder, {path: data})
-            session.words.note(path, data, None)
-        began = time.perf_counter()
-        extras = session.output.make_extras(dict.fromkeys(session.output.pages, b""))  # only a portable build reads the pages
-        write_into(folder, extras)
-        print(f"data exports and static files: {time.perf_counter() - began:.2f} s")
-        for name in sorted(seconds, key=seconds.get, reverse=True):
-            print(f"{name}: {counts[name]} pages, {sizes[name] / 2**20:.0f} MB, {seconds[name]:.2f} s ({1000 * seconds[name] / counts[name]:.1f} ms a page)")
-        print(f"memory of this process so far (peak resident set): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
-        began = time.perf_counter()
-        index_site(folder, session.words.searchable)
-        print(f"search index (Pagefind, {len(split(session.words.searchable))} parts, up to {os.cpu_count()} at a time): {time.perf_counter() - began:.2f} s")
+        report = build(root, out, use_cache=False, workers=jobs)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(out.parent, ignore_errors=True)
+    print("\n".join(budget_lines(report.cpu, records_of(root))))
+    print(f"\n{report.rendered} pages rendered in {report.seconds:.1f} s")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(sys.argv[1:])

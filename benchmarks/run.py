@@ -8,6 +8,8 @@ to the floor (benchmarks/floor.py) measured in the same run:
   (Playwright driving Debian's chromium), for an edit of a person's prose;
 - peak memory of the build (the sum over its processes of the proportional set size, sampled).
 - CPU time of the floor and of the cold build (user and system, over every process it waited for);
+- where the cold build's CPU goes, layer by layer, each against its budget (benchmarks/breakdown.py:
+  over budget is printed, not a failure), beside the CPU of Hugo + Pagefind in the same run;
 - beside Hugo (Debian's `hugo`) and Hugo with Pagefind on an equivalent site (benchmarks/hugo.py),
   measured in the same runs, alternating with dossier: the cold build against Hugo + Pagefind (both
   index their search with Pagefind), warm builds against Hugo alone. Without `hugo`, it says so.
@@ -32,6 +34,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from breakdown import budget_lines, parse_timings, records_of
 
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
@@ -69,13 +73,16 @@ def memory(pid: int) -> int:
     return total
 
 
-def timed(command: list[str]) -> tuple[float, int, float]:
+TIMINGS: dict[int, list[dict[str, float]]] = {}  # each cold build's CPU by layer (build --timings), by project size
+
+
+def timed(command: list[str], printed: list[str] | None = None) -> tuple[float, int, float]:
     """Run a command; return its wall time, the peak memory of its process tree, and the CPU time
-    (user and system) of it and every process it waited for."""
+    (user and system) of it and every process it waited for. printed, if given, takes what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as errors:  # a file, not a pipe: a pipe nobody reads fills and stops the build
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, text=True)
+    with tempfile.TemporaryFile("w+") as errors, tempfile.TemporaryFile("w+") as output:  # files, not pipes: a pipe nobody reads fills and stops the build
+        process = subprocess.Popen(command, stdout=output if printed is not None else subprocess.DEVNULL, stderr=errors, text=True)
         peak = 0
         while process.poll() is None:
             peak = max(peak, memory(process.pid))
@@ -84,6 +91,9 @@ def timed(command: list[str]) -> tuple[float, int, float]:
         if process.returncode != 0:
             errors.seek(0)
             raise SystemExit(f"{' '.join(command)} failed:\n{errors.read()[-3000:]}")
+        if printed is not None:
+            output.seek(0)
+            printed.append(output.read())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return seconds, peak, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -94,6 +104,11 @@ def project(size: int) -> Path:
     if not (root / "content").is_dir():
         subprocess.run([PYTHON, str(HERE / "generate.py"), str(size), str(root)], check=True)
     return root
+
+
+def size_of(root: Path) -> int:
+    """Return the size a generated project was made for (project-N)."""
+    return int(root.name.rsplit("-", 1)[1])
 
 
 def person_file(root: Path) -> Path:
@@ -143,7 +158,9 @@ def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
             hugo_builds(hugo, result)
         shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
         shutil.rmtree(site, ignore_errors=True)
-        result["cold"].append(timed(build))
+        printed: list[str] = []
+        result["cold"].append(timed(build + ["--timings"], printed))  # --timings adds nothing to the build but its table
+        TIMINGS.setdefault(size_of(root), []).append(parse_timings(printed[0]))
         result["warm"].append(timed(build))
         change(person_file(root), run)
         result["one change"].append(timed(build))
@@ -250,9 +267,21 @@ def main() -> None:
         result = floors(root, args.runs) if args.serve_only else builds(root, args.runs)
         rebuild, shown, serve_peak = serving(root, args.runs, not args.no_browser)
         if not args.serve_only:
-            breakdown = subprocess.run([PYTHON, str(HERE / "breakdown.py"), str(root)], capture_output=True, text=True, check=True).stdout
-            print(breakdown, flush=True)
-            details.append(f"{size:,} entities, one core: " + "; ".join(breakdown.strip().splitlines()) + ".")
+            runs = TIMINGS.get(size, [])
+            layers = {name: statistics.median(run.get(name, 0.0) for run in runs) for name in {name for run in runs for name in run}}
+            records = records_of(root)
+            section = [f"{size:,} entities ({records:,} records): the cold build's CPU by layer (build --timings, median of {len(runs)}), "
+                       "the rendering workers' and Pagefind's included, against its budget (benchmarks/breakdown.py):", ""]
+            section += budget_lines(layers, records) + [""]
+            cold_cpu = statistics.median(c for *_, c in result["cold"])
+            beside_cpu = f"the cold build's CPU measured from outside (every process it waited for; median) {cold_cpu:.1f} s"
+            if "hugo" in result:
+                searched_cpu = statistics.median(c for *_, c in result["hugo + pagefind"])
+                hugo_cpu = statistics.median(c for *_, c in result["hugo"])
+                beside_cpu += f"; in the same runs Hugo {hugo_cpu:.1f} s and Hugo + Pagefind {searched_cpu:.1f} s of CPU ({cold_cpu / searched_cpu:.2f}× the latter)"
+            section += [f"Beside it: {beside_cpu}.", ""]
+            details += section
+            print("\n".join(section), flush=True)
         floor = statistics.median(s for s, *_ in result["floor"])
 
         def cell(seconds: float) -> str:
@@ -281,7 +310,7 @@ def main() -> None:
         report += ["", "Beside Hugo on an equivalent site, in the same runs (medians):", ""] + beside
     if cpu_lines:
         report += ["", "CPU time, user and system, of the build and every process it waited for (medians):", ""] + cpu_lines
-    report += ["", "Where a cold build's time goes (benchmarks/breakdown.py):", ""] + [f"- {line}" for line in details]
+    report += ["", "Where a cold build's CPU goes, layer by layer against its budget (benchmarks/breakdown.py):", ""] + details
     print("\n".join(report), flush=True)
     (OUT / ("results-serve.md" if args.serve_only else "results.md")).write_text("\n".join(report) + "\n", encoding="utf-8")
 

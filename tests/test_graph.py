@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from dossier.incremental import graph
 from dossier.pipeline import load
 from dossier.render.pages import Renderer
@@ -14,6 +16,14 @@ PERSON = "content/people/jorge-torres.md"
 EVENT = "content/events/aid-convoy.md"
 SOURCE = "content/sources/ap.yaml"
 TIMELINE = {"timeline/index.html", "timeline/people/jorge-torres/index.html", "timeline/places/cucuta/index.html"}
+EVERY_FILTER_PAGE = {"content/site.yaml": "title: Test dossier\nlanguage: en\ntimeline: {filter_pages_over: 0}\n"}
+
+
+@pytest.fixture
+def make_site(make_site):
+    """The shared small project, with a timeline filter page for every record of an event: the
+    dependencies followed here include those of the filter pages."""
+    return lambda files=None, **options: make_site({**EVERY_FILTER_PAGE, **(files or {})}, **options)
 
 
 def affected(root: Path, path: str, old: str, new: str) -> tuple[set[str], bool] | None:

@@ -78,10 +78,14 @@ def test_a_project_type_gets_pages_links_backlinks_a_facet_and_exports(make_site
     assert "Units involved" in event
     assert '<a href="units/">Units</a>' in html(out, "index.html")  # in the navigation, with an index page
     assert "Third Battalion" in html(out, "units/index.html")
-    facet = html(out, "timeline/units/third-battalion/index.html")
-    assert 'id="aid-convoy"' in facet and "involving Third Battalion" in facet
+    assert not (out / "timeline/units").exists()  # in one event: its filter is its own page, which lists it
     timeline = html(out, "timeline/index.html")
     assert 'data-units="third-battalion"' in timeline and ">Units <span" in timeline
+    assert 'href="../units/third-battalion/" data-filter="units:third-battalion"' in timeline
+    (root / "content/site.yaml").write_text(UNITS + "timeline: {filter_pages_over: 0}\n", encoding="utf-8")
+    build(root, out)
+    facet = html(out, "timeline/units/third-battalion/index.html")  # every record's filter page: the project type's too
+    assert 'id="aid-convoy"' in facet and "involving Third Battalion" in facet
     exported = json.loads(html(out, "data/site.json"))
     assert exported["units"] == [{
         "id": "third-battalion", "name": "Third Battalion", "summary": "A unit at the bridge.", "based_in": "cucuta",

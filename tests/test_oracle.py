@@ -53,6 +53,7 @@ NEW_VALUES = {  # where a field's type alone cannot give a value that still read
     "extra_css": ["https://example.org/desk.css"], "extra_js": ["https://example.org/desk.js"],
     "images": [{"file": "photo.png", "alt": "A photo", "credit": "Photo: A. Checker", "licence": "CC0 1.0"}],
     "translations": {"es": {"title": "Un expediente", "description": "Una descripción.", "tags": {"aid": "ayuda"}}},
+    "timeline": {"filter_pages_over": 0},  # every record of an event gets its filter page, which none had
 }
 EVIDENCE = {  # evidence for facts each edited record holds by then (its lists have gained 'Changed' or an id)
     "jorge-torres": {"roles": {"Changed": '[@ap "Sgt. Jorge Torres"]'}, "places": {"cucuta": '[@ap-copy "A translation" sole]'}},
@@ -224,6 +225,18 @@ def test_on_a_timeline_split_by_year_and_month_an_events_edits_give_what_a_cold_
     oracle.edit(event, "title: Later", "title: Later still", "an event's title")
     oracle.edit(event, "date: 2018-12-30", "date: 2019-02-28", "an event back: 2019 split by month again")
     oracle.edit(event, None, None, "an event deleted: the timeline is one page again")
+
+
+def test_a_record_passing_the_filter_pages_threshold_and_back_gives_what_a_cold_build_gives(make_site, tmp_path):
+    root = make_site({**PROJECT, "content/site.yaml": PROJECT["content/site.yaml"] + "timeline: {filter_pages_over: 1}\n"})
+    (root / "seeds/ap-again.txt").write_bytes((root / "seeds/ap.txt").read_bytes())
+    oracle = Oracle(root, tmp_path)
+    assert not (tmp_path / "warm/timeline/people/jorge-torres").exists()  # in one event: his page lists it
+    event = "content/events/gomez-flees.md"
+    oracle.edit(event, r"people: \[jose-gomez\]", "people: [jose-gomez, jorge-torres]", "a second event: a filter page of his own")
+    assert (tmp_path / "warm/timeline/people/jorge-torres/index.html").is_file()
+    oracle.edit(event, r"people: \[jose-gomez, jorge-torres\]", "people: [jose-gomez]", "one event again: no filter page")
+    assert not (tmp_path / "warm/timeline/people/jorge-torres").exists()
 
 
 CATALOG = "dossier/locale/es/LC_MESSAGES/dossier.po"

@@ -294,4 +294,5 @@ def test_page_furniture_is_not_indexed(real_site):
     for url, text in contents.items():
         for furniture in ("Mentioned on", "Sources cited", "↑", "Cited by", "The article as stored", "Notes on this source"):
             assert furniture not in text, (url, furniture)
-    assert "Small hotels in Cúcuta" in contents["places/cucuta"]  # the lists themselves are searched
+    assert "Cúcuta" in contents["places/cucuta"] and "Small hotels in Cúcuta" in contents["places/cucuta-hotels"]
+    assert "Small hotels in Cúcuta" not in contents["places/cucuta"]  # a page's own text: the places, events and people it lists are indexed on their own pages

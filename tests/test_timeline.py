@@ -12,7 +12,8 @@ from dossier.render.pages import Renderer
 from dossier.render.axis import axis_svg, lanes
 from dossier.render.timeline import timeline_filters
 
-EVENTS = {
+EVENTS = {  # a filter page for every record of an event (default: more than 5), to see what filter pages hold
+    "content/site.yaml": "title: Test dossier\nlanguage: en\ntimeline: {filter_pages_over: 0}\n",
     "content/events/day.md": "---\ntitle: A day\ndate: 2019-02-23\npeople: [jorge-torres]\nplaces: [cucuta]\ntags: [aid]\nsummary: S.\n---\n",
     "content/events/month.md": "---\ntitle: A month\ndate: 2019-03\ntags: [aid, numbers]\nsummary: S.\n---\n",
     "content/events/rough.md": "---\ntitle: Roughly April\ndate: 2019-04~\nsummary: S.\n---\n",
@@ -182,3 +183,30 @@ def test_no_page_of_a_large_generated_site_is_over_1_mb(tmp_path):
     assert sizes["timeline/index.html"] < 100_000  # the overview: years, months, counts
     lists = {path: size for path, size in sizes.items() if not path.startswith("timeline/")}
     assert max(lists.values()) < 100_000, max(lists, key=lists.get)  # they grow with the site: ten times as many records, ten times the size
+
+
+def test_a_record_of_few_events_has_no_filter_page_and_no_link_to_one(tmp_path):
+    from conftest import write_site
+    from linkcheck import check_site
+
+    # Jorge Torres is in three events (the base project's convoy, the day and the span), Cúcuta in two:
+    # over filter_pages_over: 2 the one has a filter page, the other not; by default (5) neither has.
+    for name, timeline, paged in (("two", "timeline: {filter_pages_over: 2}\n", {"people:jorge-torres"}), ("default", "", set())):
+        root = write_site(tmp_path / name, {**EVENTS, "content/site.yaml": "title: Test dossier\nlanguage: en\n" + timeline})
+        build(root, root / "site")
+        site = root / "site"
+        filters = {f.key: f for group in timeline_filters(load(root)[0]).values() for f in group}
+        assert {key for key, f in filters.items() if f.paged and not key.startswith("tags:")} == paged
+        assert (site / "timeline/people/jorge-torres/index.html").is_file() == bool(paged)
+        assert not (site / "timeline/places/cucuta").exists()
+        full = (site / "timeline/index.html").read_text(encoding="utf-8")
+        person = (site / "people/jorge-torres/index.html").read_text(encoding="utf-8")
+        if paged:
+            assert 'href="../timeline/people/jorge-torres/" data-filter="people:jorge-torres" data-phrase="involving Jorge Torres">' in full
+            assert 'href="../../timeline/people/jorge-torres/">Jorge Torres on the full timeline</a>' in person
+        else:  # without JavaScript the filter goes to the page that lists the events; with it, it filters in place
+            assert 'href="../people/jorge-torres/" data-filter="people:jorge-torres" data-phrase="involving Jorge Torres" data-record>' in full
+            assert "on the full timeline" not in person
+        assert 'href="../places/cucuta/" data-filter="places:cucuta" data-phrase="at Cúcuta" data-record>' in full
+        assert (site / "timeline/tags/aid/index.html").is_file()  # a tag has no page of its own: it keeps its filter page
+        assert check_site(site) == []

@@ -300,6 +300,7 @@ FIELD_TYPES: dict[str, FieldType] = {
     "name_check": FieldType(to_mapping, nested_schema),  # site.yaml's settings (model/settings.py)
     "people_groups": FieldType(to_mappings, nested_schema),
     "home_headings": FieldType(to_mapping, nested_schema),
+    "timeline": FieldType(to_mapping, nested_schema),
     "words": FieldType(to_words, words_schema),  # a text readers see, once or in each language
     "site-translations": FieldType(to_site_translations, site_translations_schema),  # site.yaml's words in each other language
     "types": FieldType(as_it_is, lambda kind, ids: {}),  # checked by the model itself

@@ -19,11 +19,12 @@ from typing import Any, Callable, Iterator
 from .problems import Problem, did_you_mean
 from .schema import Age, Claim, Conflict, Event, Figure, Group, Page, Person, Place, Record, Review, SiteConfig, Source
 from .media import Image
-from .settings import HomeHeadings, NameCheck, PeopleGroup
+from .settings import HomeHeadings, NameCheck, PeopleGroup, TimelineSettings
 
 DECLARABLE = ("text", "texts", "bool", "int", "date", "url", "slugs")  # the field types a project may declare (each one of check/fields.py's table), besides enum:a|b, id:<collection>, ids:<collection>
 NESTED = {"age": Age, "figures": Figure, "claims": Claim, "review": Review,  # mapping fields, and what they hold
-          "name_check": NameCheck, "people_groups": PeopleGroup, "home_headings": HomeHeadings, "images": Image}
+          "name_check": NameCheck, "people_groups": PeopleGroup, "home_headings": HomeHeadings, "images": Image,
+          "timeline": TimelineSettings}
 LISTS = ("figures", "claims", "people_groups", "images")  # the nested fields that hold a list of mappings
 
 

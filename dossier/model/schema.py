@@ -252,6 +252,7 @@ class SiteConfig(Record):
     name_check: Any = spec("name_check", doc="the name check: {enabled, skip: [source ids], strict} (see 'The name check' in dossier's docs/writing/content.md)")
     people_groups: list = spec("people_groups", default=[], doc="the people index's groups, in order: [{part, heading}]; a person's `part` names one")
     home_headings: Any = spec("home_headings", doc="the home page's headings: {figures, featured}, each a text or {en: ..., es: ...}")
+    timeline: Any = spec("timeline", doc="the timeline: {filter_pages_over: 5}, a record's filter page only where it has more events than that (see dossier's docs/writing/content.md)")
     extra_css: list[str] = spec("texts", default=[], doc="stylesheets every page loads after the theme's: files of the site such as static/print.css (from templates/static/), or https:// addresses")
     extra_js: list[str] = spec("texts", default=[], doc="scripts every page loads (deferred) after the theme's: files of the site such as static/counter.js, or https:// addresses")
     types: dict | None = spec("types", doc="record types of the project's own (see dossier's docs/writing/record-types.md)")

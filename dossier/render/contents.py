@@ -29,7 +29,7 @@ def add_contents(page: str, title: str = "Contents") -> str:
         return page
     before, _, rest = page.partition(MARKER)
     main, end, after = rest.partition("</main>")
-    taken = set(ID.findall(page))
+    taken: set[str] = set()  # the page's ids, read (a millisecond for a record page) once a heading needs one
     entries: list[tuple[str, str]] = []
 
     def named(match: re.Match) -> str:
@@ -38,6 +38,9 @@ def add_contents(page: str, title: str = "Contents") -> str:
         found = ID.search(attrs)
         anchor = found[1] if found else ""
         if not found:
+            if not taken:
+                taken.update(ID.findall(page))
+                taken.add("")  # read: a page of no ids is not read again
             base = fold_id(html.unescape(text)) or "section"
             anchor, number = base, 2
             while anchor in taken:

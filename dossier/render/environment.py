@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -24,7 +24,7 @@ from .quotes import own_quotes, shows_quotes
 from .reads import SiteReads, token
 from .views import fact_evidence, facts
 from ..model.schema import Event, Source
-from ..model.settings import in_language
+from ..model.settings import filter_pages_over, in_language
 from .axis import axis_figure
 from .contents import contents_marker
 from .glance import at_a_glance
@@ -55,6 +55,24 @@ class CompiledTemplates(jinja2.BytecodeCache):
 COMPILED = CompiledTemplates()
 
 
+def remembered_gettext(gettext: Callable[..., str]) -> Callable[..., str]:
+    """Return the templates' gettext, each string without variables translated once: a page asks
+    for about sixty, each a lookup, a Markup and a formatting (about a tenth of a record page's time)."""
+    known: dict[tuple[str, bool], str] = {}
+
+    @jinja2.pass_context
+    def remembered(context: jinja2.runtime.Context, string: str, **variables: Any) -> str:
+        if variables:
+            return gettext(context, string, **variables)
+        key = (string, context.eval_ctx.autoescape)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = gettext(context, string)
+        return found
+
+    return remembered
+
+
 def template_environment(folders: list[Path], lang: str, first_language: str) -> jinja2.Environment:
     """Return the templates' environment in one language: the theme's folders (theme.py), its
     interface strings, dates and numbers, and the functions templates call."""
@@ -64,6 +82,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     )
     words = translations(lang)
     env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
+    env.globals["gettext"] = remembered_gettext(env.globals["gettext"])
     env.filters["date"] = lambda d: display_date(d, lang) if d else ""
     env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
     env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
@@ -81,7 +100,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals["tag_name"] = lambda config, tag: config.tag_names.get(tag, tag)
     env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
     env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
-    env.globals.update(facets=facets, timeline_filters=timeline_filters, axis_figure=axis_figure, facet_values=facet_values,
+    env.globals.update(facets=facets, timeline_filters=timeline_filters, filter_pages_over=filter_pages_over, axis_figure=axis_figure, facet_values=facet_values,
         own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
         passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
         aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,

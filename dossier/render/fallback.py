@@ -7,6 +7,9 @@ import json
 import re
 from html.parser import HTMLParser
 
+from ..search.words import NOT_INDEXED
+
+NOT_INDEXED_SET = frozenset(NOT_INDEXED)  # the classes search leaves out, as Pagefind is told to
 LANGUAGE = re.compile(rb'<html lang="([^"]+)"')  # the page's language, as Pagefind reads it
 
 
@@ -36,7 +39,7 @@ class _BodyText(HTMLParser):
             return
         if self.depth:
             self.depth += 1
-            ignored = "data-pagefind-ignore" in values or tag in ("script", "style", "svg") or "citation" in (values.get("class") or "").split()
+            ignored = "data-pagefind-ignore" in values or tag in ("script", "style", "svg") or not NOT_INDEXED_SET.isdisjoint((values.get("class") or "").split())
             if not self.ignored_at and ignored:
                 self.ignored_at = self.depth
             if tag == "h1" and not self.title:

@@ -301,7 +301,7 @@ class Renderer:
             all_filters = timeline_filters(site)
             for filters in all_filters.values():
                 for active in filters:
-                    for part in split(site, active.events):
+                    for part in split(site, active.events) if active.paged else ():  # a record of few events: its own page lists them
                         add("timeline.html", active.url + part.suffix, lang=lang, body="", active=(active.facet, active.value), part=part)
             if len(split(site, site.timeline)) > 1:  # a large timeline lists its filters on a page per facet
                 for name, filters in all_filters.items():

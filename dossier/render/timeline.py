@@ -9,7 +9,8 @@ from typing import Sequence
 from ..model.dates import MONTHS, month_key
 from ..check.link import Site
 from ..model.record_types import facet_fields, facet_title
-from ..model.schema import Event
+from ..model.schema import Event, Record
+from ..model.settings import filter_pages_over
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,23 @@ class Filter:
     label: str
     events: tuple[str, ...]
     preposition: str = "involving"
+    record_url: str | None = None  # a record's filter without a page of its own (too few events): the record's page, which lists them
 
     @property
     def url(self) -> str:
-        """Return the URL of the generated page for this filter."""
+        """Return the URL of the generated page for this filter (if it has one: see `paged`)."""
         return f"timeline/{self.facet}/{self.value}/"
+
+    @property
+    def paged(self) -> bool:
+        """Tell whether the filter has a timeline page of its own (every tag's; a record's with more
+        events than site.yaml's timeline.filter_pages_over)."""
+        return self.record_url is None
+
+    @property
+    def link(self) -> str:
+        """Return where a link to the filter goes without JavaScript: its page, else its record's."""
+        return self.url if self.record_url is None else self.record_url
 
     @property
     def key(self) -> str:
@@ -75,18 +88,20 @@ def timeline_filters(site: Site) -> dict[str, list[Filter]]:
     """Return every filter with at least one event, by facet, sorted by label."""
     result: dict[str, list[Filter]] = {}
     order = {eid: index for index, eid in enumerate(site.timeline)}
+    over = filter_pages_over(site.config)
     for facet in facets(site):
         found = result[facet.name] = []
         if facet.target is not None:  # a field of events naming records: their events
             for rid, record in site.records[facet.target].items():
                 events = site.referrers.get((facet.target, rid), {}).get(("events", facet.field), [])
                 if events:
-                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition))
+                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition, own_page(record, events, over)))
         elif facet.collection != "events":  # a project type naming events: each record's
             for rid, record in site.records[facet.collection].items():
                 events = sorted((eid for eid in getattr(record, facet.field, None) or [] if eid in order), key=order.__getitem__)
+                events = list(dict.fromkeys(events))
                 if events:
-                    found.append(Filter(facet.name, rid, record.label, tuple(dict.fromkeys(events)), facet.preposition))
+                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition, own_page(record, events, over)))
         else:  # tags
             tags: dict[str, list[str]] = {}
             for eid in site.timeline:
@@ -105,15 +120,21 @@ def filter_for(site: Site, name: str, value: str) -> Filter:
     facet = next(f for f in facets(site) if f.name == name)
     if facet.target is not None:
         events = site.referrers.get((facet.target, value), {}).get(("events", facet.field), [])
-        label = site.records[facet.target][value].label
+        record = site.records[facet.target][value]
     elif facet.collection != "events":
         record = site.records[facet.collection][value]
         order = {eid: index for index, eid in enumerate(site.timeline)}
         events = list(dict.fromkeys(sorted((eid for eid in getattr(record, facet.field, None) or [] if eid in order), key=order.__getitem__)))
-        label = record.label
     else:
-        events, label = tagged(site, facet.field, value), site.config.tag_names.get(value, value)
-    return Filter(facet.name, value, label, tuple(events), facet.preposition)
+        events = tagged(site, facet.field, value)
+        return Filter(facet.name, value, site.config.tag_names.get(value, value), tuple(events), facet.preposition)
+    return Filter(facet.name, value, record.label, tuple(events), facet.preposition, own_page(record, events, filter_pages_over(site.config)))
+
+
+def own_page(record: Record, events: Sequence[str], over: int) -> str | None:
+    """Return None where a record's filter has a timeline page of its own (more events than over),
+    else the record's page, where its filter's links go without JavaScript."""
+    return None if len(events) > over else record.page_url
 
 
 def tagged(site: Site, field: str, value: str) -> list[str]:

@@ -23,12 +23,12 @@ from typing import Iterable
 
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
-from .words import words_of
+from .words import NOT_INDEXED, words_of
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
 from ..publish.staging import carry_over, walk_files
 
-NOT_INDEXED = ".citation"  # citation markers and their previews: the passages are indexed once, in the reference list
+EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (words.NOT_INDEXED)
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -162,7 +162,7 @@ class Indexing:
             own = self.delta.pages if number == DELTA_PART and self.delta is not None else self.parts[number]
             pages = own + (self.vocabularies if len(self.parts) > 1 else [])
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
-            settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": [NOT_INDEXED], "silent": True}
+            settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
             command = [sys.executable, "-m", "pagefind"]
             if self.background and shutil.which("nice"):

@@ -1,5 +1,7 @@
 // Timeline filters in place: a filter link shows its events without loading a page, and the address
-// becomes the filter's own page, which shows the same events without JavaScript.
+// becomes the filter's own page, which shows the same events without JavaScript. A record of few
+// events has no filter page (its link, marked data-record, goes to the record's page, which lists
+// them): the address becomes this page's with ?filter=, which shows the same filter when loaded again.
 (function () {
   "use strict";
   var title = document.getElementById("timeline-title");
@@ -10,8 +12,12 @@
   var count = document.getElementById("filter-count");
   var reset = document.getElementById("filter-reset");
   var siteTitle = document.title.split(" · ").slice(1).join(" · ");
+  var here = location.href.split("#")[0].split("?")[0];
+  function address(link) {
+    return link.hasAttribute("data-record") ? here + "?filter=" + link.getAttribute("data-filter") : link.href.split("#")[0];
+  }
   var filterOf = {};
-  links.forEach(function (link) { filterOf[link.href.split("#")[0]] = link; });
+  links.forEach(function (link) { filterOf[address(link)] = link; });
   var absolute = false;
 
   function matches(element, facet, value) {
@@ -68,7 +74,7 @@
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a[data-filter]");
     if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    var target = link.href;
+    var target = address(link);
     pinLinks();
     try {
       history.pushState({ filter: link.getAttribute("data-filter") }, "", target);
@@ -83,4 +89,6 @@
     var link = filterOf[location.href.split("#")[0]];
     apply(link && link.getAttribute("data-filter") ? link : null);
   });
+  var opened = location.search ? filterOf[location.href.split("#")[0]] : null;  // a filter of few events, loaded again
+  if (opened) apply(opened);
 })();
