@@ -23,12 +23,13 @@ from typing import Iterable
 
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
-from .words import NOT_INDEXED, words_of
+from ..render.fallback import NOT_INDEXED
+from .words import words_of
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
 from ..publish.staging import carry_over, walk_files
 
-EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (words.NOT_INDEXED)
+EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (render/fallback.py NOT_INDEXED)
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
