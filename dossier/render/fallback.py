@@ -7,8 +7,12 @@ import json
 import re
 from html.parser import HTMLParser
 
-from ..search.words import NOT_INDEXED
-
+# What search leaves out of a page, by class, besides what the templates mark data-pagefind-ignore: a
+# page's own text is indexed, not the other pages it lists (their titles and summaries, indexed on
+# their own pages), nor the passages of its reference list (indexed on their source's page), nor its
+# citation markers and their previews. At 10,000 records this is about two fifths of what every page
+# held for Pagefind: it indexes in about a fifth less CPU time and half the memory.
+NOT_INDEXED = ("citation", "reference-list", "event-list", "link-list")
 NOT_INDEXED_SET = frozenset(NOT_INDEXED)  # the classes search leaves out, as Pagefind is told to
 LANGUAGE = re.compile(rb'<html lang="([^"]+)"')  # the page's language, as Pagefind reads it
 

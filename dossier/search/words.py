@@ -13,12 +13,6 @@ from pathlib import Path
 from typing import Iterable
 
 SEARCHABLE = b"data-pagefind-body"  # what marks a page whose text is indexed
-# What search leaves out of a page, by class, besides what the templates mark data-pagefind-ignore: a
-# page's own text is indexed, not the other pages it lists (their titles and summaries, indexed on
-# their own pages), nor the passages of its reference list (indexed on their source's page), nor its
-# citation markers and their previews. At 10,000 records this is about two fifths of what every page
-# held for Pagefind: it indexes in about a fifth less CPU time and half the memory.
-NOT_INDEXED = ("citation", "reference-list", "event-list", "link-list")
 TAG = re.compile(r"<[^>]*>")
 WORD = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
 JOINER = re.compile(r"['’.\-]")
