@@ -1,4 +1,4 @@
-# Quick start: `make serve` (install, build, preview with live reload) and `make test`.
+# Quick start: `make serve` (install, build, preview with live reload) and `make test` (lint, then every test).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -9,7 +9,7 @@ BUILD_FLAGS ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install lock build check serve test bench docs clean messages-extract messages-update messages-compile
+.PHONY: install lock build check serve lint test bench docs clean messages-extract messages-update messages-compile
 
 # Installs the exact versions requirements.lock pins, then dossier itself (its dependencies are in the lock).
 # setuptools tells of every editable install of a package that sits beside other files, in a banner
@@ -54,7 +54,13 @@ check: install
 serve: install
 	DOSSIER_VIA_MAKE=1 $(PY) build.py serve --host $(HOST) --port $(PORT)
 
-test: install
+# The linter and the type checker, as pyproject.toml configures them: ruff over every Python file,
+# mypy over the dossier package and build.py. `make test` runs them first, and fails on any finding.
+lint: install
+	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/mypy
+
+test: install lint
 	$(PY) -m pytest -q
 
 # The documentation (docs/) as a site, in site-docs/: MkDocs, strictly (a broken link or anchor fails).

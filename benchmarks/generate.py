@@ -136,7 +136,7 @@ def generate(n: int, out: Path) -> None:
             f"affiliations: [{group}]\nplaces: [{', '.join(where)}]\n{age}status: {rng.choice(['Defected', 'In Colombia', 'Unknown'])}\n{cited}---\n"
             + body(rng, sources, seeds, everyone)
         )
-    for i, e in enumerate(events):
+    for e in events:
         year, month, day = rng.randint(2013, 2020), rng.randint(1, 12), rng.randint(1, 28)
         date = rng.choice([f"{year}-{month:02d}-{day:02d}"] * 4 + [f"{year}-{month:02d}", f"{year}-{month:02d}~", f"{year}"])
         figure = ""

@@ -86,13 +86,14 @@ def command_quote(args: argparse.Namespace) -> int:
     if args.source_id not in files:
         raise UsageError(f"no source '{args.source_id}' in content/sources/{did_you_mean(args.source_id, files)}")
     document, problems = read_document(root, files[args.source_id])
-    seed = document.meta.get("seed") if document is not None and isinstance(document.meta, dict) else None
+    meta = document.meta if document is not None and isinstance(document.meta, dict) else {}
+    seed = meta.get("seed")
     if not isinstance(seed, str) or not (root / "seeds" / seed).is_file():
         raise UsageError(f"source '{args.source_id}' names no stored text in seeds/ ('seed:'); run check for its problems")
     text, problems = read_text(root, root / "seeds" / seed, MAX_SEED_BYTES)
     if text is None:
         raise ContentError(problems)
-    inserted = document.meta.get("inserted_lines") if isinstance(document.meta, dict) else None
+    inserted = meta.get("inserted_lines")
     prefixes = tuple(p for p in inserted if isinstance(p, str)) if isinstance(inserted, list) else ()
     found = SeedText(text).find(args.words, skip=prefixes)
     if not found:
@@ -152,7 +153,9 @@ def command_build(args: argparse.Namespace) -> int:
     if args.timings:
         from .timings import table
 
-        print(f"{report.rendered} pages rendered; CPU by layer, the rendering processes' and Pagefind's included:")
+        stages = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in report.phases.items())
+        print(f"{report.rendered} pages rendered; time by stage: {stages or 'nothing to do'}")
+        print("CPU by layer, the rendering processes' and Pagefind's included:")
         print(table(report.cpu))
     return 0
 

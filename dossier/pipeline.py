@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import os
@@ -9,7 +10,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .model.i18n import LANGUAGES
 from .incremental.lastbuild import close_session, last_build, open_session
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # a build with nothing to do needs neither: it is done before
     from .incremental.session import Session
 
 
+BUILD_THRESHOLDS = (10_000, 20, 20)  # the collector's during a build (Python's are 700, 10, 10): see fewer_collections
 FEW_PAGES = 1000  # rendering this many pages or fewer leaves too little memory to hand back to be worth a full collection (0.6 s at 10,000 records)
 
 
@@ -100,7 +102,7 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
     """
     started = time.perf_counter()
     check_output(out, root)
-    with exclusive(out):
+    with exclusive(out), fewer_collections():
         return build_exclusively(root, out, started, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache, workers=workers,
                                  drafts="in" if drafts else "out")
 
@@ -205,6 +207,20 @@ def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phas
         with layer("publish"):
             removing.join()
     phases["publish"] = time.perf_counter() - started
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Let the garbage collector run less often during a build: a build makes millions of objects
+    that live to its end, and at Python's thresholds the collector walks them again and again (at
+    10,000 records, 2.5 s of the 14.4 s of loading and 3.5 s of the 7.8 s of planning, measured).
+    Reference counting still frees all but cycles at once, and cycles are still collected."""
+    thresholds = gc.get_threshold()
+    gc.set_threshold(*BUILD_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 def release_free_memory() -> None:

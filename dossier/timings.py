@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import resource
 import time
-from collections import Counter
+from collections import defaultdict
 from contextlib import contextmanager
 from typing import Iterator
 
-spent: Counter[str] = Counter()  # CPU seconds of this process (and the workers that reported back), by layer
+spent: defaultdict[str, float] = defaultdict(float)  # CPU seconds of this process (and the workers that reported back), by layer
 _inner: list[float] = [0.0]  # the CPU of the inner layers of each layer under way
 _workers: list[float] = [0.0]  # the rendering workers' own CPU, as they reported it
 
@@ -46,7 +46,8 @@ def worker_report() -> tuple[dict[str, float], float]:
 def take_report(report: tuple[dict[str, float], float]) -> None:
     """Add a worker's CPU, by layer, to this process's account."""
     layers, total = report
-    spent.update(layers)
+    for name, seconds in layers.items():
+        spent[name] += seconds
     _workers[0] += total
 
 
@@ -84,7 +85,7 @@ class BuildClock:
     def by_layer(self) -> dict[str, float]:
         """Return the CPU seconds of each layer (workers' and Pagefind's included), largest first,
         with what no layer claimed as 'other'."""
-        layers = Counter(spent)
+        layers = defaultdict(float, spent)
         layers["search"] += max(0.0, children_cpu() - self.children_started - _workers[0])  # Pagefind's runs
         layers["other"] += max(0.0, own_cpu() + children_cpu() - self.started - sum(layers.values()))
         return dict(sorted(((name, seconds) for name, seconds in layers.items() if seconds > 0), key=lambda item: -item[1]))

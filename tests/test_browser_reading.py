@@ -181,6 +181,7 @@ def test_a_sentence_s_support_is_in_its_markers_and_prints_after_it_only_where_i
     first = page.locator("main .support.several, main .support.derivative").first
     short, words = first.locator("[aria-hidden=true]").inner_text(), first.locator(".visually-hidden").inner_text().strip()
     assert re.fullmatch(r"\d sources|derivative only", short) and first.bounding_box()["width"] < 80
+    assert re.fullmatch(r"\((\d independent sources support|only a derivative source, a translation or copy, supports) this sentence\)", words)
     # Tab goes from a citation marker to the next marker or link: neither a count nor a preview's passage is a stop of its own.
     page.locator("sup.citation >> nth=2 >> a >> nth=0").focus()
     page.keyboard.press("Tab")

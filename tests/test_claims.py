@@ -4,9 +4,7 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
 
 from dossier.render import claims
 from dossier.render.claims import independent, mark_claims, rests_on, support_level

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASE_FILES
 from dossier.cli import main
 from dossier.pipeline import build
 

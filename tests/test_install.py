@@ -114,6 +114,18 @@ def test_make_installs_from_the_lock_and_make_lock_upgrades_it():
     assert "compile --upgrade" in lock and "--extra test" in lock and "--output-file requirements.lock pyproject.toml" in lock
 
 
+def test_make_test_runs_the_linter_and_the_type_checker_first():
+    """make test fails on a finding of ruff or mypy before any test runs (the Makefile's lint target
+    is the check itself: this test keeps it wired into make test, over what pyproject.toml names)."""
+    makefile = (PROJECT / "Makefile").read_text(encoding="utf-8")
+    assert "\ntest: install lint\n" in makefile and " lint " in makefile.split("\n.PHONY:", 1)[1].split("\n", 1)[0]
+    lint = makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    assert "$(VENV)/bin/ruff check" in lint and "$(VENV)/bin/mypy" in lint
+    tools = tomllib.loads((PROJECT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    assert set(tools["mypy"]["files"]) == {"dossier", "build.py"} and tools["mypy"]["python_version"] == "3.11"
+    assert not {"I", "E501", "W", "COM", "Q"} & set(tools["ruff"]["lint"]["select"])  # no import order, formatting or line length
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

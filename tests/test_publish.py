@@ -128,7 +128,7 @@ KILLER = textwrap.dedent("""
 
     out, step = Path(sys.argv[1]), sys.argv[2]
     die = lambda: os.kill(os.getpid(), signal.SIGKILL)
-    real_rename, real_rmtree, real_write = Path.rename, shutil.rmtree, Path.write_bytes
+    real_rename, real_remove, real_write = Path.rename, publishing.remove_tree, Path.write_bytes
     written = []
 
     def write_bytes(self, data):
@@ -145,15 +145,15 @@ KILLER = textwrap.dedent("""
             die()  # the new site is in place, the old one not yet deleted
         return result
 
-    def rmtree(path, *args, **kwargs):
+    def remove_tree(path):
         if step == "cleanup" and ".old-" in Path(path).name:
             for index, file in enumerate(sorted(Path(path).rglob("*.html"))):
                 if index % 2:
                     file.unlink()
             die()  # half way through deleting the old site
-        return real_rmtree(path, *args, **kwargs)
+        return real_remove(path)
 
-    Path.write_bytes, Path.rename, shutil.rmtree = write_bytes, rename, rmtree
+    Path.write_bytes, Path.rename, publishing.remove_tree = write_bytes, rename, remove_tree
     publishing.publish({f"page-{n:03d}/index.html": b"new" for n in range(200)}, out)
 """)
 

@@ -156,7 +156,7 @@ def test_the_real_project_builds_byte_for_byte_the_same_twice(tmp_path):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         builds.append((out, subprocess.Popen([sys.executable, str(PROJECT / "build.py"), "build", "--source", str(PROJECT), "--out", str(out)],
                                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)))
-    for out, process in builds:
+    for _out, process in builds:
         assert process.wait() == 0, process.stderr.read()
     first, second = (snapshot(out) for out, _ in builds)
     assert len(first) > 100

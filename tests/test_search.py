@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -240,7 +239,7 @@ def test_pages_rendered_by_several_processes_equal_those_rendered_by_one(tmp_pat
 def test_the_words_of_a_page_are_those_from_its_indexed_element_on():
     page = ("<html><head><title>Menu heading</title></head><body><nav>Navigation</nav>"
             "<main data-pagefind-body><h1>Jorge Torres</h1><p>Crossed the Simón-Bolívar bridge &amp; O'Brien's</p></main>"
-            "<footer>Colophon</footer></body></html>").encode("utf-8")
+            "<footer>Colophon</footer></body></html>").encode()
     words = search_words.words_of(page)
     assert {"jorge", "torres", "simón-bolívar", "simón", "bolívar", "simónbolívar", "o'brien's", "obriens", "colophon"} <= words
     assert not words & {"menu", "heading", "navigation", "data", "pagefind", "body", "amp", "main"}

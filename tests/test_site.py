@@ -81,7 +81,7 @@ def test_the_reference_list_has_one_entry_per_source_numbered_in_reading_order(r
     first_seen = list(dict.fromkeys(re.findall(r'<sup class="citation" id="cite-ref-(\d+)-', body)))
     assert first_seen == sorted(first_seen, key=int)  # met in the order they are numbered (the infobox's evidence comes first)
     for number, _ in entries:  # every passage's letter leads back to each marker citing it, and each marker to its passage
-        for letter_id, uses in re.findall(rf'<li id="(cite-note-{number}-\d+)">(.*?)</li>', references, re.S):
+        for _letter, uses in re.findall(rf'<li id="(cite-note-{number}-\d+)">(.*?)</li>', references, re.S):
             for use in re.findall(r'href="#(cite-ref-[\d-]+)"', uses):
                 assert re.search(rf'<sup class="citation" id="{use}">', body)
 

@@ -71,3 +71,22 @@ def test_build_timings_prints_the_table(tmp_path, capsys):
     rows = {line.split()[0] for line in printed.splitlines()[2:]}
     assert {"search", "timeline", "pages:", "total"} <= rows
     assert "CPU by layer" in printed
+
+
+def test_a_build_runs_the_collector_less_often_and_gives_its_thresholds_back_even_when_it_fails(tmp_path, make_site, monkeypatch):
+    import gc
+
+    from dossier import pipeline
+    from dossier.model.problems import ContentError
+
+    seen = []
+    real = pipeline.build_exclusively
+    monkeypatch.setattr(pipeline, "build_exclusively", lambda *args, **kwargs: (seen.append(gc.get_threshold()), real(*args, **kwargs))[1])
+    before = gc.get_threshold()
+    build(make_site(), tmp_path / "site")
+    broken = make_site({"content/places/cucuta.md": "---\nname: C\n---\n"})
+    try:
+        build(broken, tmp_path / "broken")
+    except ContentError:
+        pass
+    assert seen == [pipeline.BUILD_THRESHOLDS] * 2 and gc.get_threshold() == before != pipeline.BUILD_THRESHOLDS

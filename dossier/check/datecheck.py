@@ -73,6 +73,8 @@ def readings(match: re.Match) -> Iterator[Mention]:
     groups = match.groupdict()
     text = match.group(0)
     year = int(groups["y"]) if groups.get("y") else None
+    month: int | None
+    day: int | None
     if "a" in groups:  # 26/02/2019, or 02/26/2019 where the first cannot be a month
         first, second = int(groups["a"]), int(groups["b"])
         pairs = [(second, first)] + ([(first, second)] if first <= 12 and second <= 12 and first != second else [])

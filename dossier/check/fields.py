@@ -152,9 +152,13 @@ def to_words(value: Any, type_name: str, key: tuple, check: FieldCheck) -> dict 
     """Convert a text shown to readers, given once or in each language ({en: ..., es: ...}), to {language: text} ('' for once)."""
     name = field_name(key)
     if isinstance(value, str):
-        return {"": value.strip()} if value.strip() else check.error(key, f"'{name}' should not be empty")
+        if value.strip():
+            return {"": value.strip()}
+        check.error(key, f"'{name}' should not be empty")
+        return None
     if not isinstance(value, dict) or not value:
-        return check.error(key, f"'{name}' should be text, or its text in each language ({{en: ..., es: ...}}), not {describe(value)}")
+        check.error(key, f"'{name}' should be text, or its text in each language ({{en: ..., es: ...}}), not {describe(value)}")
+        return None
     words = {}
     for lang, text in value.items():
         if lang not in LANGUAGES:

@@ -21,7 +21,7 @@ def image_problems(site: Site) -> list[Problem]:
     for record in site.all_records():
         for index, image in enumerate(getattr(record, "images", None) or []):
             def error(key: str, message: str) -> None:
-                problems.append(Problem(record.path, record_line(record, "images", index, key), 0, "error", message))
+                problems.append(Problem(record.path, record_line(record, "images", index, key), 0, "error", message))  # noqa: B023 (called in this pass of the loop only)
 
             if image.file not in site.media:
                 error("file", f"'media/{image.file}' is not an image of the project's media/ folder{did_you_mean(image.file, site.media)}")

@@ -7,6 +7,8 @@ references between records are checked by the linking stage.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Set
+from typing import Any
 
 from .evidence import check_evidence
 from ..model.problems import Problem
@@ -46,7 +48,7 @@ def validate_document(document: Document, model: Model = BUILT_IN) -> tuple[Reco
                                                     f" ({', '.join(others) or 'it has none'}): add it to 'languages', after the first")
         if check.problems:
             return None, check.problems
-    where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
+    where: dict[str, Any] = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
     if rtype.record_class is CustomRecord:
         return custom_record(where, rtype.fields, values), []
     return rtype.record_class(**where, **values), []
@@ -65,14 +67,14 @@ def salvage(document: Document, model: Model = BUILT_IN) -> Record | None:
     if document.kind == "site" or translation_of(document.id):
         return None
     values = convert_fields(document.meta, rtype.fields, (), FieldCheck(document, []), "", partial=True) or {}
-    where = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
+    where: dict[str, Any] = {"collection": document.kind, "id": document.id, "path": document.path, "body": document.body, "body_line": document.body_line, "lines": document.lines}
     if rtype.record_class is CustomRecord:
         return custom_record(where, rtype.fields, values)
     return rtype.record_class(**where, **values)
 
 
 def validate(documents: list[Document], known: dict[str, tuple[Record | None, list[Problem]]] | None = None,
-             model: Model = BUILT_IN, unreadable: set[tuple[str, str]] = frozenset()) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
+             model: Model = BUILT_IN, unreadable: Set[tuple[str, str]] = frozenset()) -> tuple[dict[str, dict[str, Record]], set[tuple[str, str]], list[Problem]]:
     """Validate every document; return records by collection and id, the keys of files that
     failed (so that references to them are not reported twice), and all problems. known holds
     validate_document's results for documents already checked, by path; unreadable, the keys of

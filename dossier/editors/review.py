@@ -217,7 +217,7 @@ def record_sheet(site: Site, root: Path, record: Record) -> RecordSheet:
 
 def fact_sheets(site: Site, record: Record) -> list[FactSheet]:
     """Return each structured fact of a record with the passages that support it, and how."""
-    derivatives = {sid: s.derived_from for sid, s in site.records["sources"].items() if getattr(s, "derived_from", None)}
+    derivatives = {sid: s.derived_from for sid, s in site.records["sources"].items() if isinstance(s, Source) and s.derived_from}
     found = []
     for fact in evidence.facts(record, site.model[record.collection], derivatives):
         shown = fact.value.text if hasattr(fact.value, "text") else fact.value

@@ -51,10 +51,10 @@ def day_of(text: str) -> str | None:
             return f"{year:04d}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else None
     match = WORDS_DATE.search(text)
     if match:
-        day, month, year = (match[1], match[2], match[3]) if match[1] else (match[5], match[4], match[6])
-        number = MONTHS.get(month.lower())
-        if number and 1 <= int(day) <= 31:
-            return f"{int(year):04d}-{number:02d}-{int(day):02d}"
+        day_text, month_name, year_text = (match[1], match[2], match[3]) if match[1] else (match[5], match[4], match[6])
+        number = MONTHS.get(month_name.lower())
+        if number and 1 <= int(day_text) <= 31:
+            return f"{int(year_text):04d}-{number:02d}-{int(day_text):02d}"
     return None
 
 
@@ -124,7 +124,9 @@ def strip_label(text: str) -> str:
 def visible_dates(tree: Any) -> list[tuple[str, str]]:
     """Return the days a page prints as its own, each as (2020-01-19, the text shown): a <time> marked
     as the publication's, then a label such as 'Date' with a day after it, then the page's one <time>."""
-    marked, labelled, others = [], [], []
+    marked: list[tuple[str, str]] = []
+    labelled: list[tuple[str, str]] = []
+    others: list[tuple[str, str]] = []
     for node in tree.iter("time"):
         day = day_of(node.get("datetime") or "") or day_of(text_of(node))
         if day:

@@ -65,7 +65,7 @@ class BodyCache:
         """Return this process's connection (a forked worker opens its own); None if the cache is unusable."""
         if self.connection is None or self.pid != os.getpid():
             self.pid, self.new, self.connection = os.getpid(), {}, None
-            for attempt in range(2):
+            for _attempt in range(2):
                 try:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                     connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)

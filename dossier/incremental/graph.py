@@ -187,6 +187,6 @@ def claims_digest(shown: tuple | bytes) -> bytes:
     return shown if isinstance(shown, bytes) else digest(repr(shown).encode("utf-8"))
 
 
-def same_claims(before: tuple | bytes | None, now: tuple) -> bool:
+def same_claims(before: tuple | bytes | None, now: tuple | bytes) -> bool:
     """Tell whether a claims page shows what it showed (before: as shown, or its digest after a reload)."""
     return before == now if not isinstance(before, bytes) else before == claims_digest(now)

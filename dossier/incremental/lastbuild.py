@@ -87,8 +87,9 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
 def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
     """Note what the build published, and keep the session (and a summary of it) for the next build."""
     files = {}
+    base = str(out)
     for path in session.output.written:
-        stat = (out / path).stat()
+        stat = os.stat(os.path.join(base, path))  # not Path: 15,000 files at 10,000 records
         files[path] = (stat.st_size, stat.st_mtime_ns)
     session.output.published = (str(out.resolve()), files)
     if session.output.body_cache is not None:

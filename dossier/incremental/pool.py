@@ -68,7 +68,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     try:
         for _ in range(workers - 1):
             reader, writer = context.Pipe(duplex=False)
-            process = context.Process(target=render_in_worker, args=(writer,), daemon=True)
+            process: multiprocessing.process.BaseProcess = context.Process(target=render_in_worker, args=(writer,), daemon=True)
             process.start()
             writer.close()
             started.append((process, reader))

@@ -38,7 +38,7 @@ class RenderedState:
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.page_paths: set[str] = set()  # the pages last rendered
         self.reads: dict[str, frozenset] = {}  # what each page read when last rendered (reads.py)
-        self.claims_shown: dict[str, tuple | bytes] = {}  # what each claims page showed when last rendered (Renderer.claims_shown), or its digest once kept on disk
+        self.claims_shown: Mapping[str, tuple | bytes] = {}  # what each claims page showed when last rendered (Renderer.claims_shown), or its digest once kept on disk
         self.claims_version: tuple[int, ...] = ()  # the claim indexes' versions when they were worked out
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .dates import MONTHS, SEASON_MONTHS, SEASONS, DateError, EDate, Point, year_label
 from .days import days_in_month
@@ -29,7 +29,7 @@ def parse_point(text: str, *, interval: str | None = None) -> Point:
         _fail(f"'{text}' {GENERIC}")
     sign, year_text, month_text, day_text = match["sign"], match["year"], match["month"], match["day"]
     qual = match["qual"] or ""
-    flags = {"approximate": qual in ("~", "%"), "uncertain": qual in ("?", "%")}
+    flags: dict[str, Any] = {"approximate": qual in ("~", "%"), "uncertain": qual in ("?", "%")}
     if interval is not None and "X" in text:
         _fail(f"'{interval}': an interval's ends cannot have unspecified digits (X); '{text}' has")
     stripped = year_text.rstrip("X")

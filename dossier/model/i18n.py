@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import get_month_names
@@ -133,8 +134,8 @@ def interface_strings(lang: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for message in messages:
         if message.id and any("static/" in path and path.endswith(".js") for path, _ in message.locations):
-            ids = message.id if isinstance(message.id, tuple) else (message.id,)  # a script's text may be a template's plural too
-            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            ids = tuple(message.id) if isinstance(message.id, (tuple, list)) else (message.id,)  # a script's text may be a template's plural too
+            texts = tuple(message.string) if isinstance(message.string, (tuple, list)) else (message.string,)
             found.update((text_id, text) for text_id, text in zip(ids, texts) if text)
     return found
 
@@ -251,6 +252,7 @@ def _bare(point: Point, lang: str, *, with_year: bool = True) -> str:
     if point.year_digits < 4:
         return _span(point, lang)
     year = _year(point.year, lang)
+    values: dict[str, Any]
     if point.season is not None:
         pattern, values = words.season, {"season": words.seasons[point.season]}
     elif point.month is None:

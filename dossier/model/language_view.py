@@ -16,7 +16,7 @@ import dataclasses
 import re
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import Any, Self, cast
 
 from babel.numbers import NumberFormatError, format_decimal, parse_decimal
 from markupsafe import Markup, escape
@@ -35,7 +35,7 @@ class InLanguage(str):
 
     lang: str
 
-    def __new__(cls, text: str, lang: str) -> InLanguage:
+    def __new__(cls, text: str, lang: str) -> Self:
         self = super().__new__(cls, text)
         self.lang = lang
         return self
@@ -57,7 +57,7 @@ class Untranslated(InLanguage):
 
     note: str
 
-    def __new__(cls, text: str, lang: str, note: str = "") -> Untranslated:
+    def __new__(cls, text: str, lang: str, note: str = "") -> Self:
         self = super().__new__(cls, text, lang)
         self.note = note
         return self
@@ -236,8 +236,8 @@ def site_in(site: Any, lang: str, note: str, previous: Any = None) -> Any:
         before = kept.get(kind, {})
         records[kind] = {rid: shown if (shown := before.get(rid)) is not None and shown.original is record else translated(record, fields, language, body_field)
                          for rid, record in found.items()}
-    config = translated(site.config, translatable_fields(site.model, "site"), language)
-    given = config.tag_names  # type: ignore[attr-defined]
+    config = cast(SiteConfig, translated(site.config, translatable_fields(site.model, "site"), language))
+    given = config.tag_names
     tags = sorted({tag for event in site.records.get("events", {}).values() for tag in getattr(event, "tags", None) or []})
     config = dataclasses.replace(config, tag_names={tag: given.get(tag) or language.untranslated(tag) for tag in tags})
     return dataclasses.replace(site, records=records, config=config)

@@ -68,7 +68,7 @@ def field_specs(record_class: type) -> tuple[FieldSpec, ...]:
     for f in dataclasses.fields(record_class):
         if "type" not in f.metadata:
             continue
-        default = [] if f.default_factory is list else (None if f.default is dataclasses.MISSING else f.default)  # type: ignore[misc]
+        default = [] if f.default_factory is list else (None if f.default is dataclasses.MISSING else f.default)
         meta = f.metadata
         found.append(FieldSpec(f.name, meta["type"], meta["required"], default, meta["doc"], meta.get("inverse", ""), meta.get("facet", ""),
                                meta.get("evidence", False), meta.get("translate", False)))
@@ -160,7 +160,7 @@ def export_fields(site: Any, record: Record) -> dict:
     """Return a record of a project's own type as data/site.json holds it: every field, dates as written."""
     entry: dict[str, Any] = {"id": record.id}
     for spec in site.model[record.collection].fields[len(COMMON):]:  # not draft (a published record is none), nor reviewed
-        value = getattr(record, spec.name, None)
+        value: Any = getattr(record, spec.name, None)
         entry[spec.name] = value.text if hasattr(value, "text") and spec.type == "date" else value
     entry["url"] = record.page_url
     return entry
@@ -220,7 +220,7 @@ def facet_title(model: Model, collection: str, spec: FieldSpec) -> str:
     """Return the title of a timeline facet: the record type it filters by ('People'), or for a
     facet that names no record type, its field's name ('Tags')."""
     values = spec.target if collection == "events" else collection
-    return model[values].title if values in model else spec.name.capitalize()  # type: ignore[index]
+    return model[values].title if values in model else spec.name.capitalize()
 
 
 ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
@@ -317,7 +317,7 @@ def custom_fields(fields: Any, collection: str, error: Callable[..., None]) -> t
                 error(f"'{flag}' of field '{name}' should be true or false", *where, flag)
         kind = declaration.get("type")
         valid = isinstance(kind, str) and (kind in DECLARABLE or re.fullmatch(r"(id|ids):[a-z][a-z0-9-]*|enum:[^|]+(\|[^|]+)*", kind))
-        if not valid:
+        if not valid or not isinstance(kind, str):
             choices = ", ".join(DECLARABLE) + ", id:<type>, ids:<type>, enum:a|b"
             error(f"field '{name}' of type '{collection}' has type {kind!r}; use one of {choices}", *where, "type")
             continue

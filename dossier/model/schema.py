@@ -125,7 +125,8 @@ class Record:
     @property
     def label(self) -> str:
         """Return the name a link to this record shows."""
-        return getattr(self, "name", None) or getattr(self, "title", self.id)
+        title: str = getattr(self, "title", self.id)
+        return getattr(self, "name", None) or title
 
 
 @dataclass(frozen=True, kw_only=True)

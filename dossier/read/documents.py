@@ -129,16 +129,16 @@ def load_yaml(text: str, path: str, line_offset: int = 0) -> tuple[Any, dict[Key
         return loader.construct_document(node), index.lines, []
     except yaml.reader.ReaderError as error:
         # The reader's position may count bytes; the first occurrence of the character is exact.
-        index = max(text.find(chr(error.character)), 0) if isinstance(error.character, int) else 0
-        line = text.count("\n", 0, index) + 1 + line_offset
-        column = index - text.rfind("\n", 0, index)
+        at = max(text.find(chr(error.character)), 0) if isinstance(error.character, int) else 0
+        file_line = text.count("\n", 0, at) + 1 + line_offset
+        column = at - text.rfind("\n", 0, at)
         code = f"U+{error.character:04X}" if isinstance(error.character, int) else repr(error.character)
-        return None, {}, [Problem(path, line, column, "error", f"invalid YAML: character {code} is not allowed ({error.reason}); remove it")]
+        return None, {}, [Problem(path, file_line, column, "error", f"invalid YAML: character {code} is not allowed ({error.reason}); remove it")]
     except yaml.MarkedYAMLError as error:
         mark, message = explain(error, text)
-        line = mark.line + 1 + line_offset if mark else line_offset + 1
+        file_line = mark.line + 1 + line_offset if mark else line_offset + 1
         column = mark.column + 1 if mark else 0
-        return None, {}, [Problem(path, line, column, "error", f"invalid YAML: {message}")]
+        return None, {}, [Problem(path, file_line, column, "error", f"invalid YAML: {message}")]
     except yaml.YAMLError as error:
         return None, {}, [Problem(path, line_offset + 1, 0, "error", f"invalid YAML: {error}")]
     finally:

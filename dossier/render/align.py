@@ -54,7 +54,7 @@ class Row:
 
 def paragraphs(text: str, inserted_lines: list[str] | tuple[str, ...] = ()) -> list[Paragraph]:
     """Split a stored text into its non-empty lines, marking those a republisher inserted."""
-    found = []
+    found: list[Paragraph] = []
     offset = 0
     for line in text.split("\n"):
         start, end = offset, offset + len(line)

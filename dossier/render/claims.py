@@ -188,7 +188,7 @@ class ClaimIndex:
         found = {level: found[level] for level in sorted(found, key=level_order)}
         if found != self.found:
             self.found, self.version = found, self.version + 1
-        return self.found  # type: ignore[return-value]
+        return self.found
 
     @staticmethod
     def names(site: Any, key: tuple[str, str]) -> tuple:

@@ -91,6 +91,7 @@ class PageContext:
         for quote in quotes:
             self.reference(source_id, quote)
         source = self.site.records["sources"][source_id]
+        assert isinstance(source, Source)
         self.reads[("outlet", source_id)] = source.outlet
         self.reads[("language", source_id)] = source.language  # the quote is marked with it where the page's differs
         support = self.support_of(self.claim_number)[2] if self.claim_number else None

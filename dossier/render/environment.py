@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
 import jinja2
 from markupsafe import Markup
@@ -82,7 +82,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     )
     words = translations(lang)
     env.install_gettext_translations(words, newstyle=True)  # type: ignore[attr-defined]
-    env.globals["gettext"] = remembered_gettext(env.globals["gettext"])
+    env.globals["gettext"] = remembered_gettext(cast(Callable[..., str], env.globals["gettext"]))
     env.filters["date"] = lambda d: display_date(d, lang) if d else ""
     env.filters["number"] = lambda n: str(n) if lang == "en" else number(n, lang)  # English as the site always wrote counts
     env.globals.update(month_heading=lambda year, month: month_heading(year, month, lang), month_abbreviation=lambda month: month_abbreviation(month, lang),
@@ -127,6 +127,7 @@ def part_heading(part: Part, lang: str) -> str:
 def month_name(month: int, lang: str) -> str:
     """Return a month's full name, capitalized, for an overview of a year's months."""
     name = MONTHS[month] if lang == "en" else month_names(lang)[month] or MONTHS[month]
+    assert name is not None  # the lists' None is month 0
     return name[:1].upper() + name[1:]
 
 

@@ -246,16 +246,16 @@ def subject(site: Site, record: Record) -> dict[str, Any] | None:
 def json_ld(site: Site, record: Record | None, url: str) -> Markup:
     """Return the page's schema.org JSON-LD script: its subject, and the page with the articles it cites."""
     node = subject(site, record) if record is not None else None
-    if node is None:
+    if record is None or node is None:
         return Markup("")
     page_id = absolute(site, url) or "./"
     node["@id"] = page_id + "#subject"
     cited = sorted({c.source for c in site.citations.get((record.collection, record.id), [])})
-    page = {"@type": "ProfilePage" if isinstance(record, Person) else "WebPage", "@id": page_id, "name": record.label,
+    page: dict[str, Any] = {"@type": "ProfilePage" if isinstance(record, Person) else "WebPage", "@id": page_id, "name": record.label,
             "about": {"@id": node["@id"]}, "isPartOf": {"@type": "WebSite", "name": site.config.title}}
     if cited:
         sources = site.records["sources"]
-        page["citation"] = [article(site, sources[sid]) for sid in cited if isinstance(sources.get(sid), Source)]
+        page["citation"] = [article(site, source) for sid in cited if isinstance(source := sources.get(sid), Source)]
     data = {"@context": "https://schema.org", "@graph": [node, page]}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(f'<script type="application/ld+json">\n{text}\n</script>')

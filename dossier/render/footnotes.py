@@ -110,7 +110,7 @@ class Footnotes:
 
     def from_cache(self, cached: list[tuple], sources: dict) -> None:
         """Take the references back from the body cache (see to_cache)."""
-        self.references = [Reference(number, sources[source_id], [QuoteNote(*note[:3], list(note[3])) for note in notes], markers)
+        self.references = [Reference(number, sources[source_id], [QuoteNote(index, quote, anchor, list(uses)) for index, quote, anchor, uses in notes], markers)
                            for number, source_id, markers, notes in cached]
         self.by_source = {r.source.id: r for r in self.references}
         self.by_passage = {(r.source.id, n.anchor): n for r in self.references for n in r.quotes}

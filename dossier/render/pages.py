@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, cast
 
 import jinja2
 from markupsafe import Markup
@@ -175,6 +175,7 @@ class Renderer:
         site = self.site_in(lang)
         context = PageContext(site, url, portable=self.portable, lang=lang, prefix=self.prefix(lang))
         view = SiteReads(site, context.tokens)
+        read_site = cast(Site, view)  # the view functions take a Site, and a SiteReads reads as one
         record = values.get("record")
         untranslated = None  # the language a page shows its record's body in, when not the page's own
         if record is not None:
@@ -185,15 +186,15 @@ class Renderer:
             values["record"] = RecordReads(record, context.tokens)
             context.tokens.add(token("record", (record.collection, record.id)))
             if "related" in values:
-                values["related"] = related(view, record)
+                values["related"] = related(read_site, record)
                 if lang != "en":  # each list's heading, the field's declared inverse, in the page's language
                     gettext = translations(lang).gettext
                     for found in values["related"].values():
                         found.heading = gettext(site.model[found.collection].field(found.field).inverse).replace("{name}", record.label)
         if isinstance(values.get("active"), tuple):  # a timeline filter page: its events, as this page reads them
-            values["active"] = filter_for(view, *values["active"])
+            values["active"] = filter_for(read_site, *values["active"])
         if "part" in values:  # a timeline page: which of its view's pages, and what that page lists
-            values.update(timeline_page(view, values["active"], values.pop("part"), self.timeline_parts(view, values["active"])))
+            values.update(timeline_page(read_site, values["active"], values.pop("part"), self.timeline_parts(view, values["active"])))
         body_html = self.body_html(values.pop("body", ""), context, record) if values.get("has_body", True) else Markup("")
         if untranslated and body_html:
             body_html = Markup(f'<div lang="{untranslated}">{body_html}</div>')
@@ -281,7 +282,7 @@ class Renderer:
             prefix = self.prefix(lang)
 
             def add(template: str, url: str, **values: Any) -> None:
-                pages[output_path(prefix + url)] = lambda: self.page(template, url, **values)[1]
+                pages[output_path(prefix + url)] = lambda: self.page(template, url, **values)[1]  # noqa: B023 (add is called in this pass of the loop only)
 
             for record in site.all_records():
                 # By key, so that after an edit the page renders the record as it is then.

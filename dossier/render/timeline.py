@@ -109,8 +109,8 @@ def timeline_filters(site: Site) -> dict[str, list[Filter]]:
                     tags.setdefault(tag, []).append(eid)
             names = site.config.tag_names  # in another language: each tag's name there
             found += [Filter(facet.name, tag, names.get(tag, tag), tuple(events), facet.preposition) for tag, events in tags.items()]
-    for facet in result:
-        result[facet].sort(key=lambda f: (f.label.casefold(), f.value))
+    for name in result:
+        result[name].sort(key=lambda f: (f.label.casefold(), f.value))
     return result
 
 
@@ -197,7 +197,7 @@ def split(site: Site, events: Sequence[str]) -> dict[Part, list[str] | None]:
         return {Part(): list(events)}
     years: dict[int, dict[int, list[str]]] = {}
     for eid in events:
-        year, month = month_key(site.records["events"][eid].date)
+        year, month = month_key(site.records["events"][eid].date)  # type: ignore[attr-defined]
         years.setdefault(year, {}).setdefault(month or 0, []).append(eid)
     parts: dict[Part, list[str] | None] = {Part(): None}
     for year, months in sorted(years.items()):

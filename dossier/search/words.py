@@ -57,7 +57,7 @@ class PageWords:
         (read from previous), into counts; forget the gone pages and return them."""
         gone = self.searchable.difference(pages)
         for path in gone if previous is not None else ():
-            self.changes.subtract(words_of((previous / path).read_bytes()))
+            self.changes.subtract(words_of((previous / path).read_bytes()))  # type: ignore[operator]  # previous is not None here
         self.searchable -= gone
         self.counts.update(self.changes)
         for word in self.changes:  # only the words of these pages can have dropped to none

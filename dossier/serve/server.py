@@ -175,7 +175,7 @@ class PreviewServer(Server):
             pass
 
         Inject.script = script
-        handlers = [
+        handlers: list[tuple[Any, ...]] = [
             (r"/livereload", BuildSocket),
             (r"/livereload.js", LiveReloadJSHandler),
             (r"/(.*)", PageHandler, {"preview": self.preview}),

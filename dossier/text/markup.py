@@ -150,7 +150,7 @@ class Resolver(Protocol):
 
 
 class _LinkPattern(InlineProcessor):
-    def __init__(self, pattern: str, renderer: "BodyRenderer"):
+    def __init__(self, pattern: str, renderer: BodyRenderer):
         super().__init__(pattern)
         self.renderer = renderer
 

@@ -95,12 +95,12 @@ def sentences(body: str, first_line: int, label: Callable[[str], str] | None = N
     found: list[Sentence] = []
     lines = body.split("\n")
     line_offsets = [0]
-    for line in lines:
-        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    for text_line in lines:
+        line_offsets.append(line_offsets[-1] + len(text_line) + 1)
     for line, paragraph in paragraphs(body, first_line):
         offset = line_offsets[line - first_line]
         for start, end in sentence_spans(paragraph):
-            lead = LEADING.match(paragraph, start).end()
+            lead = LEADING.match(paragraph, start).end()  # type: ignore[union-attr]  # a pattern of a repeated group matches everywhere
             if lead >= end:
                 continue
             piece = paragraph[lead:end]

@@ -62,7 +62,7 @@ def educate(text: str, patterns: SmartyPatterns) -> str:
         match = regex.search(text)
         while match:
             found.append("".join(match.group(part) if isinstance(part, int) else part for part in replace))
-            placeholder = "\x02klzzwxh:%04d\x03" % (len(found) - 1)
+            placeholder = f"\x02klzzwxh:{len(found) - 1:04d}\x03"
             text = text[: match.start()] + placeholder + text[match.end():]
             match = regex.search(text, match.start() + len(placeholder))
     return SMARTY_PLACEHOLDER.sub(lambda m: found[int(m.group(1))], text) if found else text
