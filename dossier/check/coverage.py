@@ -1,6 +1,6 @@
 """How whole each of the site's other languages is: the records whose page in a language shows some of
 their own text in the first (no translation, or one that leaves out the body, a summary, a role...;
-see model/language_view.py). `check` counts them ("es: 233 of 233 pages translated"), and a site that
+see model/language_view.py). `check` counts them ("es: 179 of 179 pages translated"), and a site that
 sets `require_translations: true` in content/site.yaml is warned of each (an error under --strict).
 """
 

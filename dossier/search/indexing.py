@@ -23,8 +23,8 @@ from typing import Iterable
 
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
-from ..render.fallback import NOT_INDEXED
 from .words import words_of
+from ..render.fallback import NOT_INDEXED
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
 from ..publish.staging import carry_over, walk_files
