@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Set
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -35,9 +34,12 @@ class Passage:
     cited_by: list[Key] = field(default_factory=list)
 
     def __reduce__(self) -> tuple:
-        """Pickle as the arguments that make it (as Citation does): the build's saved session holds
-        230,000 passages at 10,000 records, and a dataclass with slots pickles field by field, in Python."""
+        """Pickle as the arguments that make it, as Citation does: 230,000 passages at 10,000 records."""
         return Passage, (self.id, self.quote, self.start, self.end, self.cited_by)
+
+    def order(self) -> tuple[int, int, str]:
+        """Return where a passage comes in its source's list: by position in the text."""
+        return self.start, self.end, self.id
 
 
 @dataclass
@@ -85,7 +87,7 @@ def default_config() -> SiteConfig:
 class Linker:
     """Resolve references of one site, collecting problems as it goes."""
 
-    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: Set[Key] = frozenset(),
+    def __init__(self, records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] | frozenset[Key] = frozenset(),
                  model: Model = BUILT_IN, drafts: dict[Key, str] | None = None, draft_mode: str = "out"):
         self.records = records
         self.failed = failed  # records whose files have errors of their own: references to them stay silent
@@ -286,7 +288,7 @@ class Linker:
         for source_id, passages in list(self.site.passages.items()):
             for passage in passages.values():
                 passage.cited_by.sort()
-            self.site.passages[source_id] = dict(sorted(passages.items(), key=lambda item: passage_order(item[1])))
+            self.site.passages[source_id] = dict(sorted(passages.items(), key=lambda item: item[1].order()))
         return self.site
 
 
@@ -320,11 +322,6 @@ def front_matter_citations(model: Model, record: Record) -> list[Citation]:
     return found
 
 
-def passage_order(passage: Passage) -> tuple[int, int, str]:
-    """Return where a passage comes in its source's list: by position in the text."""
-    return passage.start, passage.end, passage.id
-
-
 def record_line(record: Record, *key: object) -> int:
     """Return the file line of a front-matter key path of a record."""
     while key:
@@ -344,7 +341,7 @@ def check_references(records: dict[str, dict[str, Record]], seeds: dict[str, See
     return linker.problems
 
 
-def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: Set[Key] = frozenset(),
+def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] | frozenset[Key] = frozenset(),
          model: Model = BUILT_IN, drafts: dict[Key, str] | None = None, draft_mode: str = "out") -> tuple[Site, list[Problem]]:
     """Resolve references, verify citations and compute backlinks; return the site and problems.
     drafts are the draft records' files; draft_mode says whether the site shows them (see Session)."""

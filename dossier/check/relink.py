@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 
-from .link import Key, Linker, Site, events_naming, passage_order, sort_ids
+from .link import Key, Linker, Site, events_naming, sort_ids
 from ..text.passages import passage_id
 from ..model.problems import Problem
 from ..model.schema import Record
@@ -161,4 +161,4 @@ def settle(site: Site, source_id: str, pid: str) -> None:
 def order(site: Site, source_id: str) -> None:
     """Put a source's passages in the linking stage's order: by position in the text."""
     if source_id in site.passages:
-        site.passages[source_id] = dict(sorted(site.passages[source_id].items(), key=lambda item: passage_order(item[1])))
+        site.passages[source_id] = dict(sorted(site.passages[source_id].items(), key=lambda item: item[1].order()))

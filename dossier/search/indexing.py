@@ -29,7 +29,7 @@ from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
 from ..publish.staging import carry_over, walk_files
 
-EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (words.NOT_INDEXED)
+EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (render/fallback.py NOT_INDEXED)
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
 UNUSED_BUNDLE_FILES = (
     "pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
