@@ -24,14 +24,14 @@ from .quotes import own_quotes, shows_quotes
 from .reads import SiteReads, token
 from .views import fact_evidence, facts
 from ..model.schema import Event, Source
-from ..model.settings import filter_pages_over, in_language
+from ..model.settings import in_language
 from .axis import axis_figure
 from .contents import contents_marker
 from .glance import at_a_glance
 from .images import image_view
 from ..model.language_view import InLanguage, plain
 from ..model.i18n import display_date, interface_strings, language_name, month_abbreviation, month_heading, month_names, number, translations, untranslated_note
-from .timeline import Filter, Part, facet_values, facets, timeline_filters
+from .timeline import Filter, Part, facet_values, facets, has_filter_page, timeline_filters
 
 OFTEN_CITED = 3  # records citing a piece of an article for its mark to be the stronger one on the source page
 
@@ -100,7 +100,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals["tag_name"] = lambda config, tag: config.tag_names.get(tag, tag)
     env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
     env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
-    env.globals.update(facets=facets, timeline_filters=timeline_filters, filter_pages_over=filter_pages_over, axis_figure=axis_figure, facet_values=facet_values,
+    env.globals.update(facets=facets, timeline_filters=timeline_filters, has_filter_page=has_filter_page, axis_figure=axis_figure, facet_values=facet_values,
         own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
         passage_id=passage_id, contents=contents_marker, at_a_glance=at_a_glance,
         aligned_rows=aligned_rows, aligned_url=aligned_url, has_aligned_page=has_aligned_page,

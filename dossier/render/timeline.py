@@ -88,20 +88,19 @@ def timeline_filters(site: Site) -> dict[str, list[Filter]]:
     """Return every filter with at least one event, by facet, sorted by label."""
     result: dict[str, list[Filter]] = {}
     order = {eid: index for index, eid in enumerate(site.timeline)}
-    over = filter_pages_over(site.config)
     for facet in facets(site):
         found = result[facet.name] = []
         if facet.target is not None:  # a field of events naming records: their events
             for rid, record in site.records[facet.target].items():
                 events = site.referrers.get((facet.target, rid), {}).get(("events", facet.field), [])
                 if events:
-                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition, own_page(record, events, over)))
+                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition, own_page(record, events, site.config)))
         elif facet.collection != "events":  # a project type naming events: each record's
             for rid, record in site.records[facet.collection].items():
                 events = sorted((eid for eid in getattr(record, facet.field, None) or [] if eid in order), key=order.__getitem__)
                 events = list(dict.fromkeys(events))
                 if events:
-                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition, own_page(record, events, over)))
+                    found.append(Filter(facet.name, rid, record.label, tuple(events), facet.preposition, own_page(record, events, site.config)))
         else:  # tags
             tags: dict[str, list[str]] = {}
             for eid in site.timeline:
@@ -131,10 +130,16 @@ def filter_for(site: Site, name: str, value: str) -> Filter:
     return Filter(facet.name, value, record.label, tuple(events), facet.preposition, own_page(record, events, filter_pages_over(site.config)))
 
 
-def own_page(record: Record, events: Sequence[str], over: int) -> str | None:
-    """Return None where a record's filter has a timeline page of its own (more events than over),
-    else the record's page, where its filter's links go without JavaScript."""
-    return None if len(events) > over else record.page_url
+def has_filter_page(config: object, events: Sequence[object]) -> bool:
+    """Tell whether a record of these events has a timeline filter page of its own: with more
+    events than site.yaml's timeline.filter_pages_over (a person's page asks, to link to it)."""
+    return len(events) > filter_pages_over(config)
+
+
+def own_page(record: Record, events: Sequence[str], config: object) -> str | None:
+    """Return None where a record's filter has a timeline page of its own (has_filter_page), else
+    the record's page, where its filter's links go without JavaScript."""
+    return None if has_filter_page(config, events) else record.page_url
 
 
 def tagged(site: Site, field: str, value: str) -> list[str]:
