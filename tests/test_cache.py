@@ -32,7 +32,7 @@ def test_warm_builds_equal_cold_builds_byte_for_byte(tmp_path, package_theme):
     assert (root / ".dossier-cache").is_dir()
     override = "<!DOCTYPE html>\n<title>Lost</title>\n<p>Nothing here.</p>\n"
     edits = [
-        ("content/people/jorge-torres.md", "Torres is a sergeant", "Torres is a National Guard sergeant"),
+        ("content/people/jorge-torres.md", "Torres was a sergeant", "Torres was a National Guard sergeant"),
         (package_theme / "404.html", "<h1>", '<h1 class="lost">'),  # the package's template
         (package_theme / "static/style.css", "}", "}\n.lost { color: black }"),
         (root / "templates/404.html", None, override),  # a project's template overrides the package's

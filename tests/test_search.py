@@ -162,9 +162,9 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
     assert len(bundles) >= 4
     base = vocabulary(bundles[0])
     inodes = {path: (site / "pagefind" / path).stat().st_ino for path in walk_files(site / "pagefind") if path != "parts.json"}
-    edits = [("jorge-torres", "Torres is a sergeant", "Torres is a marmalade sergeant"),  # a word new to the site
-             ("jorge-torres", "Torres is a marmalade sergeant", "Torres is a sergeant"),  # gone again
-             ("jose-gomez", "José Gómez is a sergeant in", "José Gómez is a marmalade sergeant in"),  # a second page: the delta holds both
+    edits = [("jorge-torres", "Torres was a sergeant", "Torres was a marmalade sergeant"),  # a word new to the site
+             ("jorge-torres", "Torres was a marmalade sergeant", "Torres was a sergeant"),  # gone again
+             ("jose-gomez", "José Gómez, a father of two, was a sergeant in", "José Gómez, a father of two, was a marmalade sergeant in"),  # a second page: the delta holds both
              ("jesus-parra", "was a police officer in", "was a marmalade police officer in"),  # a third, a fourth (the limit: a quarter of a part)
              ("jarle", "Jarle, 33, was a sergeant", "Jarle, 33, was a marmalade sergeant"),
              ("angel", "Angel, 24, was a sergeant", "Angel, 24, was a marmalade sergeant")]  # a fifth: past the limit, the parts are indexed again
@@ -209,7 +209,7 @@ def test_a_damaged_part_or_delta_is_indexed_again(tmp_path, monkeypatch):
     site = tmp_path / "site"
     build(root, site)
     person = root / "content/people/jorge-torres.md"
-    for number, (old, new) in enumerate([("Torres is a sergeant", "Torres is a marmalade sergeant"), ("Torres is a marmalade sergeant", "Torres is a sergeant")]):
+    for number, (old, new) in enumerate([("Torres was a sergeant", "Torres was a marmalade sergeant"), ("Torres was a marmalade sergeant", "Torres was a sergeant")]):
         (part_bundles(site)[1] / "pagefind.js").unlink() if number == 0 else (site / "pagefind/delta/pagefind.js").unlink()
         person.write_text(person.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
         build(root, site)

@@ -302,9 +302,9 @@ def test_the_preview_indexes_only_the_changed_pages_of_a_large_index(tmp_path, m
         preview.search_thread.join()
         assert len(part_files()) >= 4
         pages = ["people/jorge-torres/index.html"]  # the Spanish page has a body of its own
-        before, after = save_and_index(preview, "Torres is a sergeant", "Torres is a Venezuelan sergeant")
+        before, after = save_and_index(preview, "Torres was a sergeant", "Torres was a Venezuelan sergeant")
         assert before == after and delta()["replaces"] == pages and delta()["added"] == []  # every part carried over
-        before, after = save_and_index(preview, "Torres is a Venezuelan sergeant", "Torres is a marmalade sergeant")
+        before, after = save_and_index(preview, "Torres was a Venezuelan sergeant", "Torres was a marmalade sergeant")
         assert before == after and delta()["replaces"] == pages and delta()["added"] == ["marmalade"]  # a word new to the site too
         fragments = (folder / "pagefind/delta").glob("fragment/*.pf_fragment")
         assert any(b"marmalade sergeant" in gzip.decompress(fragment.read_bytes()) for fragment in fragments)
