@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import Iterable
 
+from .pagetext import search_text
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
 from .words import words_of
@@ -162,8 +163,17 @@ class Indexing:
             # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
             own = self.delta.pages if number == DELTA_PART and self.delta is not None else self.parts[number]
             pages = own + (self.vocabularies if len(self.parts) > 1 else [])
+            site = Path(workdir, "site")  # Pagefind reads each page's searchable text alone (pagetext.py)
+            made: set[Path] = set()
+            for path in pages:
+                text = search_text((self.folder / path).read_bytes())
+                if text is not None:
+                    if (site / path).parent not in made:
+                        (site / path).parent.mkdir(parents=True, exist_ok=True)
+                        made.add((site / path).parent)
+                    (site / path).write_bytes(text)
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
-            settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
+            settings = {"site": str(site), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
             command = [sys.executable, "-m", "pagefind"]
             if self.background and shutil.which("nice"):
