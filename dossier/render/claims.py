@@ -69,6 +69,16 @@ def support_words(level: str, lang: str = "en") -> tuple[str, str]:
     from ..model.i18n import translations
 
     words = translations(lang)
+    found = _SUPPORT_WORDS.get((words, level))
+    if found is None:
+        found = _SUPPORT_WORDS[(words, level)] = _support_words(level, words)
+    return found
+
+
+_SUPPORT_WORDS: dict[tuple[Any, str], tuple[str, str]] = {}  # by catalog and level: a page asks for each claim's
+
+
+def _support_words(level: str, words: Any) -> tuple[str, str]:
     if level == DERIVATIVE:
         return words.gettext("derivative only"), words.gettext("only a derivative source, a translation or copy, supports this sentence")
     count = int(level)
