@@ -12,7 +12,7 @@ from markupsafe import Markup
 from ..check.link import Site
 from .claims import DERIVATIVE, support_level, support_words
 from .footnotes import Footnotes, Reference
-from ..text.markup import element, escape_text
+from ..text.markup import escape_text
 from .reads import link_read, link_target, token
 from ..model.schema import Source
 
@@ -100,7 +100,7 @@ class PageContext:
     def claim(self, number: int) -> str:
         """Return the anchor of a claim, which the claims page links to; the citations placed next are its own."""
         self.claim_number = number
-        return element("span", {"class": "claim", "id": f"claim-{number}"})
+        return f'<span class="claim" id="claim-{number}"></span>'  # as element() writes it
 
     def support_of(self, number: int) -> tuple[str, str, str]:
         """Return a claim's support: its level (see claims.support_level), short and in words."""
@@ -120,8 +120,8 @@ class PageContext:
         self.claim_number = 0
         level, short, words = self.support_of(number)
         shown = ("derivative quiet" if self.quiet else "derivative") if level == DERIVATIVE else "single" if level == "1" else "several"
-        return element("span", {"class": f"support {shown}", "data-pagefind-ignore": ""},
-                       element("span", {"aria-hidden": "true"}, escape_text(short)) + element("span", {"class": "visually-hidden"}, escape_text(f" ({words})")))
+        return (f'<span class="support {shown}" data-pagefind-ignore=""><span aria-hidden="true">{escape_text(short)}</span>'
+                f'<span class="visually-hidden">{escape_text(f" ({words})")}</span></span>')  # as element() writes it
 
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""
