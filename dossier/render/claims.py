@@ -17,6 +17,7 @@ from ..check.link import record_line
 from ..text.markup import CLAIM, SUPPORT
 from ..text.sentences import LEADING, Sentence, plain, sentences
 from .reads import link_target
+from ..model.i18n import translations
 from ..model.schema import Record
 
 DERIVATIVE = "derivative"  # the support level of a claim that rests only on derivatives
@@ -66,8 +67,6 @@ def support_level(sources: list[str] | tuple[str, ...], derived_from: Mapping[st
 
 def support_words(level: str, lang: str = "en") -> tuple[str, str]:
     """Return how a claim's support level reads after it, in a page's language: short, and in words."""
-    from ..model.i18n import translations
-
     words = translations(lang)
     found = _SUPPORT_WORDS.get((words, level))
     if found is None:
@@ -88,8 +87,6 @@ def _support_words(level: str, words: Any) -> tuple[str, str]:
 
 def derivative_note(lang: str = "en") -> str:
     """Return what a body says once, before its text, when every claim of it rests only on derivatives."""
-    from ..model.i18n import translations
-
     return translations(lang).gettext("Every sentence below rests only on a derivative source, a translation or copy of another.")
 
 
@@ -236,8 +233,6 @@ def level_slug(level: str) -> str:
 
 def level_title(level: str, lang: str = "en") -> str:
     """Return a support level's heading, in a page's language."""
-    from ..model.i18n import translations
-
     words = translations(lang)
     if level == DERIVATIVE:
         return words.gettext("Resting only on a derivative source")

@@ -211,6 +211,20 @@ def article(site: Site, source: Source) -> dict[str, Any]:
     return node
 
 
+_ARTICLES: dict[int, tuple[Source, Any, str]] = {}  # by source: the source, its original and its article as JSON
+
+
+def article_json(site: Site, source: Source) -> str:
+    """Return a source's article (article()) as JSON text, written once for every page that cites it."""
+    original = site.records["sources"].get(source.derived_from) if source.derived_from else None
+    found = _ARTICLES.get(id(source))
+    if found is None or found[0] is not source or found[1] is not original:
+        if len(_ARTICLES) > 4 * len(site.records["sources"]) + 64:  # sources replaced by edits: forget the old ones
+            _ARTICLES.clear()
+        found = _ARTICLES[id(source)] = (source, original, json.dumps(article(site, source), ensure_ascii=False, separators=(",", ":")))
+    return found[2]
+
+
 def subject(site: Site, record: Record) -> dict[str, Any] | None:
     """Return what a page is about as a schema.org node: a Person, an Event or a NewsArticle."""
     def names(collection: str, ids: list[str]) -> list[str]:
@@ -253,11 +267,12 @@ def json_ld(site: Site, record: Record | None, url: str) -> Markup:
     cited = sorted({c.source for c in site.citations.get((record.collection, record.id), [])})
     page: dict[str, Any] = {"@type": "ProfilePage" if isinstance(record, Person) else "WebPage", "@id": page_id, "name": record.label,
             "about": {"@id": node["@id"]}, "isPartOf": {"@type": "WebSite", "name": site.config.title}}
-    if cited:
+    text = json.dumps({"@context": "https://schema.org", "@graph": [node, page]}, ensure_ascii=False, separators=(",", ":"))
+    if cited:  # the page's last key, as json.dumps would write it, from each article's text written once for every page
         sources = site.records["sources"]
-        page["citation"] = [article(site, source) for sid in cited if isinstance(source := sources.get(sid), Source)]
-    data = {"@context": "https://schema.org", "@graph": [node, page]}
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        articles = ",".join(article_json(site, source) for sid in cited if isinstance(source := sources.get(sid), Source))
+        text = text[:-3] + ',"citation":[' + articles + "]}]}"
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(f'<script type="application/ld+json">\n{text}\n</script>')
 
 
