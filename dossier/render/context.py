@@ -30,6 +30,18 @@ def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
     return target + hash_ + fragment
 
 
+ROOTWARD, SHARED_ROOTWARD = "\ue000", "\ue001"  # stand for a page's way up to its language's root, and to the site's (see rootward)
+
+
+def rootward(page: PageContext, portable: bool, to_url: str) -> str:
+    """Return a link as page.rel() makes it, with a stand-in where the way up to the root goes, for
+    HTML shown the same on pages of any depth (see Renderer.timeline_entry)."""
+    path, hash_, fragment = to_url.partition("#")
+    if portable and (path == "" or path.endswith("/")):
+        path += "index.html"
+    return (SHARED_ROOTWARD if page.prefix and to_url.startswith(SHARED) else ROOTWARD) + path + hash_ + fragment
+
+
 class PageContext:
     """Per-page state: where the page is, the references its citations collect, and what of the
     site its body's HTML read (reads: what a cached body depends on, see Renderer.body_html)."""

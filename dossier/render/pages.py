@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from . import export, theme
 from .align import aligned_url, has_aligned_page
-from .context import SHARED, PageContext, relative
+from .context import ROOTWARD, SHARED_ROOTWARD, PageContext, relative, rootward
 from .environment import template_environment
 from .fallback import fallback_index
 from .images import image_files
@@ -153,10 +153,8 @@ class Renderer:
         return shown
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
-        """Return an event's entry on a timeline page: rendered once for every page (the 4,800 filter
-        pages of a large site list 100,000 entries) with a stand-in for the way up to the site's root,
-        which each page replaces with its own, and with what it reads, which each page that shows it
-        reads too."""
+        """Return an event's entry on a timeline page, rendered once for all (a large site's filter pages
+        list 100,000), the way up to the root left for each page to fill in; each page reads what it read."""
         event = unwrap(event)
         key = (event.id, filtered, page.lang)
         entry = self.timeline_entries.get(key)
@@ -344,18 +342,6 @@ class Renderer:
         output = {path: render() for path, render in self.pages().items()}
         output.update(self.extras(output))
         return output
-
-
-ROOTWARD, SHARED_ROOTWARD = "\ue000", "\ue001"  # stand for a page's way up to its language's root, and to the site's (see rootward)
-
-
-def rootward(page: PageContext, portable: bool, to_url: str) -> str:
-    """Return a link as page.rel() makes it, with a stand-in where the way up to the root goes, for
-    HTML shown the same on pages of any depth (see Renderer.timeline_entry)."""
-    path, hash_, fragment = to_url.partition("#")
-    if portable and (path == "" or path.endswith("/")):
-        path += "index.html"
-    return (SHARED_ROOTWARD if page.prefix and to_url.startswith(SHARED) else ROOTWARD) + path + hash_ + fragment
 
 
 def output_path(url: str) -> str:
