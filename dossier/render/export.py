@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from ..model.dates import Point
 from ..model.i18n import display_date, translations
 from ..check.link import Site
+from .reads import SiteReads, token, unwrap
 from ..model.schema import Event, Person, Record, Source
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -211,18 +212,34 @@ def article(site: Site, source: Source) -> dict[str, Any]:
     return node
 
 
-_ARTICLES: dict[int, tuple[Source, Any, str]] = {}  # by source: the source, its original and its article as JSON
+_ARTICLES: dict[int, tuple[Source, tuple, str]] = {}  # by source: the source, the chain of its originals, its article as JSON
 
 
 def article_json(site: Site, source: Source) -> str:
-    """Return a source's article (article()) as JSON text, written once for every page that cites it."""
-    original = site.records["sources"].get(source.derived_from) if source.derived_from else None
+    """Return a source's article (article()) as JSON text, written once for every page that cites it.
+    A page that takes it written reads what writing it reads: the source and its originals (reads.py)."""
+    source = unwrap(source)
+    records = (site.site if isinstance(site, SiteReads) else site).records["sources"]
+    chain: list[Any] = []
+    seen, derived_from = {source.id}, source.derived_from
+    while derived_from and derived_from in records and derived_from not in seen:  # as article() follows them
+        chain.append(records[derived_from])
+        seen.add(derived_from)
+        derived_from = getattr(records[derived_from], "derived_from", None)
     found = _ARTICLES.get(id(source))
-    if found is None or found[0] is not source or found[1] is not original:
-        if len(_ARTICLES) > 4 * len(site.records["sources"]) + 64:  # sources replaced by edits: forget the old ones
-            _ARTICLES.clear()
-        found = _ARTICLES[id(source)] = (source, original, json.dumps(article(site, source), ensure_ascii=False, separators=(",", ":")))
-    return found[2]
+    if found is not None and found[0] is source and len(found[1]) == len(chain) and all(a is b for a, b in zip(found[1], chain)):
+        reads = getattr(site, "reads", None)
+        if reads is not None:
+            reads.update(token(kind, ("sources", record.id)) for record in (source, *chain) for kind in ("label", "record"))
+            if source.derived_from:
+                reads.add(token("members", "sources"))
+        return found[2]
+    if len(_ARTICLES) > 4 * len(records) + 64:  # sources replaced by edits: forget the old ones
+        _ARTICLES.clear()
+    shown = site.records["sources"][source.id] if isinstance(site, SiteReads) else source  # read as the page reads it
+    text = json.dumps(article(site, shown), ensure_ascii=False, separators=(",", ":"))
+    _ARTICLES[id(source)] = (source, tuple(chain), text)
+    return text
 
 
 def subject(site: Site, record: Record) -> dict[str, Any] | None:
