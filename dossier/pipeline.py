@@ -166,11 +166,11 @@ class SearchIndex:
     def start(self, folder: Path, changed: set[str]) -> None:
         """Start indexing the searchable pages staged in folder (changed: those new, changed or gone)."""
         self.indexing = Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), changed=changed,
-                                 previous=self.previous, jobs=1)
+                                 previous=self.previous, jobs=1, texts=True)
 
     def finish(self, folder: Path) -> None:
         """Wait for the index to be complete (starting it if no page was rendered), or raise what went wrong."""
-        indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), jobs=self.workers)
+        indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), jobs=self.workers, texts=True)
         indexing.finish(self.workers)
 
     def stop(self) -> None:

@@ -296,3 +296,26 @@ def test_page_furniture_is_not_indexed(real_site):
             assert furniture not in text, (url, furniture)
     assert "Cúcuta" in contents["places/cucuta"] and "Small hotels in Cúcuta" in contents["places/cucuta-hotels"]
     assert "Small hotels in Cúcuta" not in contents["places/cucuta"]  # a page's own text: the places, events and people it lists are indexed on their own pages
+
+
+def test_pagefind_is_given_each_page_s_searchable_text_and_nothing_of_it_is_published(real_site):
+    from dossier.render.fallback import _BodyText
+    from dossier.publish.staging import SEARCH_TEXTS as TEXTS
+    from dossier.search.pagetext import search_text
+
+    def read(page: bytes) -> tuple[str, str, str]:
+        parser = _BodyText()
+        parser.feed(page.decode("utf-8"))
+        return " ".join(" ".join(parser.text).split()), "".join(parser.title), parser.type
+
+    pages = [path for path in walk_files(real_site) if path.endswith(".html")]
+    searchable = [path for path in pages if search_words.SEARCHABLE in (real_site / path).read_bytes()]
+    assert len(searchable) > 100
+    for path in searchable:
+        page = (real_site / path).read_bytes()
+        text = search_text(page)
+        assert text is not None and len(text) < len(page) / 2, path
+        assert read(text) == read(page), path  # the same words, title and type as search reads from the whole page
+        assert text.startswith(b'<!doctype html>\n<html lang="' + (b"es" if path.startswith("es/") else b"en") + b'">'), path
+    assert all(search_text((real_site / path).read_bytes()) is None for path in set(pages) - set(searchable))
+    assert not (real_site / TEXTS).exists() and not any(TEXTS in path for path in walk_files(real_site))

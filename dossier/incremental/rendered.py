@@ -108,9 +108,8 @@ class RenderedState:
         if reads is not None:
             self.reads[path] = reads
         unchanged = self.written.get(path) == data_digest
-        if not unchanged and path.endswith(".html"):
-            words.note(path, data, sink.previous)
-        sink.put(path, data, unchanged)
+        text = words.note(path, data, sink.previous) if not unchanged and path.endswith(".html") else None
+        sink.put(path, data, unchanged, text)
         return data_digest
 
     def make_extras(self, pages: Mapping[str, bytes]) -> dict[str, bytes]:

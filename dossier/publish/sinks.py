@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
-from .staging import carry_over, write_into
+from .staging import SEARCH_TEXTS, carry_over, write_into
 
 
 class EveryPage(Mapping[str, bytes]):
@@ -41,8 +41,8 @@ class MemorySink:
         self.previous = previous  # where the other pages are, as last written
         self.files: dict[str, bytes] = {}
 
-    def put(self, path: str, data: bytes, unchanged: bool) -> None:
-        """Keep a file if it changed."""
+    def put(self, path: str, data: bytes, unchanged: bool, text: bytes | None = None) -> None:
+        """Keep a file if it changed (the preview's search reads its text from the page itself)."""
         if not unchanged:
             self.files[path] = data
 
@@ -63,12 +63,15 @@ class FolderSink:
         self.folder, self.previous = folder, previous
         self.files: dict[str, bytes] = {}  # nothing is kept in memory
 
-    def put(self, path: str, data: bytes, unchanged: bool) -> None:
-        """Write a file, or link it from the previous site if it is as it was."""
+    def put(self, path: str, data: bytes, unchanged: bool, text: bytes | None = None) -> None:
+        """Write a file, or link it from the previous site if it is as it was; and the page's text
+        for search, if given, where Pagefind will read it (SEARCH_TEXTS)."""
         if unchanged and self.previous is not None:
             carry_over(self.previous, self.folder, [path])
         else:
             write_into(self.folder, {path: data})
+        if text is not None:
+            write_into(self.folder / SEARCH_TEXTS, {path: text})
 
     def carry(self, paths: Iterable[str]) -> None:
         """Link files from the previous site."""

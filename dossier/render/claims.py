@@ -17,6 +17,7 @@ from ..check.link import record_line
 from ..text.markup import CLAIM, SUPPORT
 from ..text.sentences import LEADING, Sentence, plain, sentences
 from .reads import link_target
+from ..model.i18n import translations
 from ..model.schema import Record
 
 DERIVATIVE = "derivative"  # the support level of a claim that rests only on derivatives
@@ -66,9 +67,17 @@ def support_level(sources: list[str] | tuple[str, ...], derived_from: Mapping[st
 
 def support_words(level: str, lang: str = "en") -> tuple[str, str]:
     """Return how a claim's support level reads after it, in a page's language: short, and in words."""
-    from ..model.i18n import translations
-
     words = translations(lang)
+    found = _SUPPORT_WORDS.get((words, level))
+    if found is None:
+        found = _SUPPORT_WORDS[(words, level)] = _support_words(level, words)
+    return found
+
+
+_SUPPORT_WORDS: dict[tuple[Any, str], tuple[str, str]] = {}  # by catalog and level: a page asks for each claim's
+
+
+def _support_words(level: str, words: Any) -> tuple[str, str]:
     if level == DERIVATIVE:
         return words.gettext("derivative only"), words.gettext("only a derivative source, a translation or copy, supports this sentence")
     count = int(level)
@@ -78,8 +87,6 @@ def support_words(level: str, lang: str = "en") -> tuple[str, str]:
 
 def derivative_note(lang: str = "en") -> str:
     """Return what a body says once, before its text, when every claim of it rests only on derivatives."""
-    from ..model.i18n import translations
-
     return translations(lang).gettext("Every sentence below rests only on a derivative source, a translation or copy of another.")
 
 
@@ -226,8 +233,6 @@ def level_slug(level: str) -> str:
 
 def level_title(level: str, lang: str = "en") -> str:
     """Return a support level's heading, in a page's language."""
-    from ..model.i18n import translations
-
     words = translations(lang)
     if level == DERIVATIVE:
         return words.gettext("Resting only on a derivative source")

@@ -29,8 +29,11 @@ def add_contents(page: str, title: str = "Contents") -> str:
         return page
     before, _, rest = page.partition(MARKER)
     main, end, after = rest.partition("</main>")
-    taken: set[str] = set()  # the page's ids, read (a millisecond for a record page) once a heading needs one
+    taken: set[str] = set()  # the ids given here
     entries: list[tuple[str, str]] = []
+
+    def used(anchor: str) -> bool:  # a search for one id, not a list of the page's (a millisecond for a record page)
+        return anchor in taken or f'id="{anchor}"' in page and re.search(r'\bid="' + re.escape(anchor) + '"', page) is not None
 
     def named(match: re.Match) -> str:
         attrs, inner = match["attrs"], match["inner"]
@@ -38,12 +41,9 @@ def add_contents(page: str, title: str = "Contents") -> str:
         found = ID.search(attrs)
         anchor = found[1] if found else ""
         if not found:
-            if not taken:
-                taken.update(ID.findall(page))
-                taken.add("")  # read: a page of no ids is not read again
             base = fold_id(html.unescape(text)) or "section"
             anchor, number = base, 2
-            while anchor in taken:
+            while used(anchor):
                 anchor, number = f"{base}-{number}", number + 1
             taken.add(anchor)
             attrs = f' id="{anchor}"{attrs}'

@@ -12,7 +12,7 @@ from markupsafe import Markup
 from ..check.link import Site
 from .claims import DERIVATIVE, support_level, support_words
 from .footnotes import Footnotes, Reference
-from ..text.markup import element, escape_text
+from ..text.markup import escape_text
 from .reads import link_read, link_target, token
 from ..model.schema import Source
 
@@ -28,6 +28,18 @@ def relative(from_url: str, to_url: str, *, portable: bool = False) -> str:
         path += "index.html"
     target = (prefix + path) or "./"
     return target + hash_ + fragment
+
+
+ROOTWARD, SHARED_ROOTWARD = "\ue000", "\ue001"  # stand for a page's way up to its language's root, and to the site's (see rootward)
+
+
+def rootward(page: PageContext, portable: bool, to_url: str) -> str:
+    """Return a link as page.rel() makes it, with a stand-in where the way up to the root goes, for
+    HTML shown the same on pages of any depth (see Renderer.timeline_entry)."""
+    path, hash_, fragment = to_url.partition("#")
+    if portable and (path == "" or path.endswith("/")):
+        path += "index.html"
+    return (SHARED_ROOTWARD if page.prefix and to_url.startswith(SHARED) else ROOTWARD) + path + hash_ + fragment
 
 
 class PageContext:
@@ -100,7 +112,7 @@ class PageContext:
     def claim(self, number: int) -> str:
         """Return the anchor of a claim, which the claims page links to; the citations placed next are its own."""
         self.claim_number = number
-        return element("span", {"class": "claim", "id": f"claim-{number}"})
+        return f'<span class="claim" id="claim-{number}"></span>'  # as element() writes it
 
     def support_of(self, number: int) -> tuple[str, str, str]:
         """Return a claim's support: its level (see claims.support_level), short and in words."""
@@ -120,8 +132,8 @@ class PageContext:
         self.claim_number = 0
         level, short, words = self.support_of(number)
         shown = ("derivative quiet" if self.quiet else "derivative") if level == DERIVATIVE else "single" if level == "1" else "several"
-        return element("span", {"class": f"support {shown}", "data-pagefind-ignore": ""},
-                       element("span", {"aria-hidden": "true"}, escape_text(short)) + element("span", {"class": "visually-hidden"}, escape_text(f" ({words})")))
+        return (f'<span class="support {shown}" data-pagefind-ignore=""><span aria-hidden="true">{escape_text(short)}</span>'
+                f'<span class="visually-hidden">{escape_text(f" ({words})")}</span></span>')  # as element() writes it
 
     def cite_markup(self, source_id: str, quote: str) -> Markup:
         """Return the marker HTML for a citation placed by a template (an age, a figure)."""

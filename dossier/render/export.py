@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from ..model.dates import Point
 from ..model.i18n import display_date, translations
 from ..check.link import Site
+from .reads import SiteReads, token, unwrap
 from ..model.schema import Event, Person, Record, Source
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -211,6 +212,36 @@ def article(site: Site, source: Source) -> dict[str, Any]:
     return node
 
 
+_ARTICLES: dict[int, tuple[Source, tuple, str]] = {}  # by source: the source, the chain of its originals, its article as JSON
+
+
+def article_json(site: Site, source: Source) -> str:
+    """Return a source's article (article()) as JSON text, written once for every page that cites it.
+    A page that takes it written reads what writing it reads: the source and its originals (reads.py)."""
+    source = unwrap(source)
+    records = (site.site if isinstance(site, SiteReads) else site).records["sources"]
+    chain: list[Any] = []
+    seen, derived_from = {source.id}, source.derived_from
+    while derived_from and derived_from in records and derived_from not in seen:  # as article() follows them
+        chain.append(records[derived_from])
+        seen.add(derived_from)
+        derived_from = getattr(records[derived_from], "derived_from", None)
+    found = _ARTICLES.get(id(source))
+    if found is not None and found[0] is source and len(found[1]) == len(chain) and all(a is b for a, b in zip(found[1], chain)):
+        reads = getattr(site, "reads", None)
+        if reads is not None:
+            reads.update(token(kind, ("sources", record.id)) for record in (source, *chain) for kind in ("label", "record"))
+            if source.derived_from:
+                reads.add(token("members", "sources"))
+        return found[2]
+    if len(_ARTICLES) > 4 * len(records) + 64:  # sources replaced by edits: forget the old ones
+        _ARTICLES.clear()
+    shown = site.records["sources"][source.id] if isinstance(site, SiteReads) else source  # read as the page reads it
+    text = json.dumps(article(site, shown), ensure_ascii=False, separators=(",", ":"))
+    _ARTICLES[id(source)] = (source, tuple(chain), text)
+    return text
+
+
 def subject(site: Site, record: Record) -> dict[str, Any] | None:
     """Return what a page is about as a schema.org node: a Person, an Event or a NewsArticle."""
     def names(collection: str, ids: list[str]) -> list[str]:
@@ -253,11 +284,12 @@ def json_ld(site: Site, record: Record | None, url: str) -> Markup:
     cited = sorted({c.source for c in site.citations.get((record.collection, record.id), [])})
     page: dict[str, Any] = {"@type": "ProfilePage" if isinstance(record, Person) else "WebPage", "@id": page_id, "name": record.label,
             "about": {"@id": node["@id"]}, "isPartOf": {"@type": "WebSite", "name": site.config.title}}
-    if cited:
+    text = json.dumps({"@context": "https://schema.org", "@graph": [node, page]}, ensure_ascii=False, separators=(",", ":"))
+    if cited:  # the page's last key, as json.dumps would write it, from each article's text written once for every page
         sources = site.records["sources"]
-        page["citation"] = [article(site, source) for sid in cited if isinstance(source := sources.get(sid), Source)]
-    data = {"@context": "https://schema.org", "@graph": [node, page]}
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        articles = ",".join(article_json(site, source) for sid in cited if isinstance(source := sources.get(sid), Source))
+        text = text[:-3] + ',"citation":[' + articles + "]}]}"
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(f'<script type="application/ld+json">\n{text}\n</script>')
 
 

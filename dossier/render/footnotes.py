@@ -90,19 +90,21 @@ class Footnotes:
         marker_id = f"cite-ref-{reference.number}-{reference.markers}"
         for quote_note in notes:
             quote_note.uses.append(marker_id)
-        language = {"lang": source.language} if source.language != self.lang else {}
-        passages = " ".join(
-            element("a", {"class": "preview-passage", "href": passage_url(n.anchor), "tabindex": "-1"},
-                    element("span", language, escape_text(typeset(f"“{inner_quotes(n.quote)}”"))))  # marks as text: the marker's description reads them
+        # Written as element() writes them (attributes in name order, values escaped), without its calls: a page has dozens.
+        span = "<span>" if source.language == self.lang else f'<span lang="{escape_text(source.language, attribute=True)}">'
+        passages = " ".join(  # marks as text: the marker's description reads them
+            f'<a class="preview-passage" href="{escape_text(passage_url(n.anchor), attribute=True)}" tabindex="-1">'
+            f'{span}{escape_text(typeset(f"“{inner_quotes(n.quote)}”"))}</span></a>'
             for n in notes)
         outlet = escape_text(typeset(str(source.outlet)))
         if getattr(source.outlet, "lang", self.lang) != self.lang:  # an outlet's name in its source's language (language_view.py)
             outlet = element("span", {"lang": source.outlet.lang}, outlet)  # type: ignore[attr-defined]
-        preview = passages + element("span", {"class": "preview-source"}, " — " + outlet)
+        preview = f'{passages}<span class="preview-source"> — {outlet}</span>'
         if support:
-            preview += " " + element("span", {"class": "preview-support"}, escape_text(support))
-        anchor = element("a", {"href": f"#{reference.note_id}-{notes[0].index}", "aria-describedby": f"{marker_id}-preview"}, f"[{reference.number}]")
-        return element("sup", {"class": "citation", "id": marker_id}, anchor + element("span", {"class": "preview", "id": f"{marker_id}-preview"}, preview))
+            preview += f' <span class="preview-support">{escape_text(support)}</span>'
+        marker = escape_text(marker_id, attribute=True)
+        return (f'<sup class="citation" id="{marker}"><a aria-describedby="{marker}-preview" href="#{reference.note_id}-{notes[0].index}">'
+                f'[{reference.number}]</a><span class="preview" id="{marker}-preview">{preview}</span></sup>')
 
     def to_cache(self) -> list[tuple]:
         """Return the references as plain values, for the body cache."""

@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from . import export, theme
 from .align import aligned_url, has_aligned_page
-from .context import PageContext, relative
+from .context import ROOTWARD, SHARED_ROOTWARD, PageContext, relative, rootward
 from .environment import template_environment
 from .fallback import fallback_index
 from .images import image_files
@@ -49,7 +49,7 @@ class Renderer:
         self.static = [folder / "static" for folder in self.folders if (folder / "static").is_dir()]  # the first holding a file wins
         self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
         self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
-        self.timeline_entries: dict[tuple[str, int, bool, str], tuple[Markup, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.timeline_entries: dict[tuple[str, bool, str], tuple[str, frozenset]] = {}  # see timeline_entry(); emptied by forget()
         self.found_claims: dict[str, dict[str, list[Claim]]] = {}  # by language: see claims(); emptied by forget()
         self.claim_indexes: dict[str, ClaimIndex] = {}  # by language: each language's pages list its own claims
         self.claims_edited: set[Key] | None = None  # the only records whose claims can have changed since the claims were last asked for, if known
@@ -153,19 +153,19 @@ class Renderer:
         return shown
 
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
-        """Return an event's entry on a timeline page: the same on every page at the same depth, so
-        rendered once for all of them (the 4,800 filter pages of a large site list 100,000 entries),
-        with what it reads, which each page that shows it reads too."""
+        """Return an event's entry on a timeline page, rendered once for all (a large site's filter pages
+        list 100,000), the way up to the root left for each page to fill in; each page reads what it read."""
         event = unwrap(event)
-        key = (event.id, page.url.count("/"), filtered, page.lang)
+        key = (event.id, filtered, page.lang)
         entry = self.timeline_entries.get(key)
         if entry is None:
             view = SiteReads(page.site)
-            html = Markup(self.environment(page.lang).get_template("timeline_event.html").render(
-                site=view, config=page.site.config, rel=page.rel, event=RecordReads(event, view.reads), filtered=filtered))
+            html = self.environment(page.lang).get_template("timeline_event.html").render(
+                site=view, config=page.site.config, rel=functools.partial(rootward, page, self.portable), event=RecordReads(event, view.reads), filtered=filtered)
             entry = self.timeline_entries[key] = (html, frozenset(view.reads))
         page.tokens.update(entry[1])
-        return entry[0]
+        up = "../" * page.url.count("/")
+        return Markup(entry[0].replace(ROOTWARD, up).replace(SHARED_ROOTWARD, "../" + up))
 
     def page(self, template: str | list[str], url: str, *, lang: str | None = None, **values: Any) -> tuple[str, bytes]:
         """Render one page at a site URL (in a language: the site's first by default) and return its

@@ -125,7 +125,8 @@ def own_quotes(site: Site, person: Person) -> list[OwnQuote]:
         if not isinstance(source, Source) or source.seed not in site.seeds:
             continue
         text = site.seed_of(source).text
-        span = site.seed_of(source).locate(citation.quote)
+        passage = site.passages.get(source.id, {}).get(passage_id(citation.quote))  # where linking found it
+        span = (passage.start, passage.end) if passage is not None else None
         quotation = quotation_around(text, span[0]) if span else None
         if span and any(start < span[1] and span[0] < end for start, end in taken.get(source.id, [])):
             continue  # its words are on the page already

@@ -21,13 +21,14 @@ import threading
 from pathlib import Path
 from typing import Iterable
 
+from .pagetext import search_text
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
-from .words import words_of
+from .words import text_words
 from ..render.fallback import NOT_INDEXED
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
-from ..publish.staging import carry_over, walk_files
+from ..publish.staging import SEARCH_TEXTS, carry_over, walk_files
 
 EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (render/fallback.py NOT_INDEXED)
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
@@ -47,7 +48,7 @@ class Indexing:
     """Pagefind runs over the parts of a site folder that need indexing, a few at a time, then the
     bundle put together: parts whose pages did not change are carried over from the previous site.
 
-    words: every word of those pages, as words_of() finds them (None: read the pages to find them).
+    words: every word of those pages, as text_words() finds them (None: read the pages to find them).
     changed: the searchable pages that are new, changed or gone since previous was indexed (None:
     index every part). While the pages changed since previous's parts were all indexed are few, only
     they are indexed, into the delta (see DELTA); else the parts holding them, and every part when the
@@ -57,8 +58,11 @@ class Indexing:
     """
 
     def __init__(self, folder: Path, pages: Iterable[str], *, words: set[str] | None = None, changed: set[str] | None = None,
-                 previous: Path | None = None, background: bool = False, jobs: int | None = None):
+                 previous: Path | None = None, background: bool = False, jobs: int | None = None, texts: bool = False):
         self.folder, self.background, self.previous, self.words = folder.resolve(), background, previous, words  # Pagefind runs elsewhere
+        # What Pagefind reads of each page (pagetext.py): with texts, the copies a build's rendering
+        # put in the staging folder, else made here from the pages, in a folder of this indexing's own.
+        self.texts = self.folder / SEARCH_TEXTS if texts else Path(tempfile.mkdtemp(prefix="dossier-search-text-"))
         self.parts = split(pages)
         # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
         # language, and a part without the reader's language would answer in another one.
@@ -84,7 +88,7 @@ class Indexing:
         try:
             count = len(self.parts)
             if count > 1 and self.words is None:
-                self.words = set().union(*(words_of((self.folder / path).read_bytes()) for part in self.parts for path in part))
+                self.words = set().union(*(text_words((self.folder / path).read_bytes()) for part in self.parts for path in part))
             self.listing = previous_listing(self.previous) if self.previous is not None and changed is not None else {}
             self.delta = self.plan_delta(changed) if count > 1 else None
             if self.delta is not None:
@@ -162,8 +166,15 @@ class Indexing:
             # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
             own = self.delta.pages if number == DELTA_PART and self.delta is not None else self.parts[number]
             pages = own + (self.vocabularies if len(self.parts) > 1 else [])
+            site = self.texts  # Pagefind reads each page's searchable text alone (pagetext.py)
+            for path in own:  # the vocabulary pages' are written with them
+                if not (site / path).is_file():  # a page carried over from the last build, or not rendered by a build
+                    text = search_text((self.folder / path).read_bytes())
+                    if text is not None:
+                        (site / path).parent.mkdir(parents=True, exist_ok=True)
+                        (site / path).write_bytes(text)
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
-            settings = {"site": str(self.folder), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
+            settings = {"site": str(site), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
             command = [sys.executable, "-m", "pagefind"]
             if self.background and shutil.which("nice"):
@@ -267,16 +278,18 @@ class Indexing:
             with open(self.folder / first, "rb") as page:
                 found = LANGUAGE.search(page.read(512))
             language = found.group(1) if found else b"en"
-            target = self.folder / vocabulary
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
-                              f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n", encoding="utf-8")
+            vocabulary_page = (f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
+                    f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n").encode()
+            for folder in (self.folder, self.texts):
+                (folder / vocabulary).parent.mkdir(parents=True, exist_ok=True)
+                (folder / vocabulary).write_bytes(vocabulary_page)
         return words_digest(words)
 
     def remove_vocabulary(self) -> None:
-        """Remove the vocabulary page: it is for Pagefind only, never part of the site."""
+        """Remove the vocabulary page and the pages' texts: they are for Pagefind only, never part of the site."""
         for vocabulary in self.vocabularies:
             shutil.rmtree((self.folder / vocabulary).parent, ignore_errors=True)
+        shutil.rmtree(self.texts, ignore_errors=True)
 
     def stop(self, *, wait: bool = True) -> None:
         """Stop indexing that is no longer wanted (the build failed, or the preview stopped); with
@@ -295,6 +308,8 @@ class Indexing:
         if wait:
             self.runner.join(10)
             self.clean()
+        elif not self.texts.is_relative_to(self.folder):
+            shutil.rmtree(self.texts, ignore_errors=True)  # outside the folder the preview removes
 
     def clean(self) -> None:
         """Remove the vocabulary page and the folders of parts that were indexed but will not be used."""

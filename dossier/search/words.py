@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from .pagetext import search_text
+
 SEARCHABLE = b"data-pagefind-body"  # what marks a page whose text is indexed
 TAG = re.compile(r"<[^>]*>")
 WORD = re.compile(r"[^\W_]+(?:['’.\-][^\W_]+)*")
@@ -33,6 +35,13 @@ def words_of(page: bytes) -> set[str]:
     return found
 
 
+def text_words(page: bytes) -> set[str]:
+    """Return the words of the text a page gives search (pagetext.search_text): what the vocabulary
+    counts, the words Pagefind indexes and a few more (see words_of), never fewer."""
+    text = search_text(page)
+    return words_of(text) if text is not None else set()
+
+
 @dataclass
 class PageWords:
     """The pages last made whose text search indexes, and in how many of them each word is."""
@@ -41,23 +50,26 @@ class PageWords:
     counts: Counter[str] = field(default_factory=Counter)  # each word of those pages: in how many of them
     changes: Counter[str] = field(default_factory=Counter)  # what the pages made since the last settle() change in it
 
-    def note(self, path: str, data: bytes, previous: Path | None) -> None:
-        """Remember whether a new or changed page holds text for search to index, and count its words,
-        less those of the page it replaces (read from previous; without previous, they stay counted)."""
+    def note(self, path: str, data: bytes, previous: Path | None) -> bytes | None:
+        """Remember whether a new or changed page holds text for search to index, and count the words
+        of that text, less those of the page it replaces (read from previous; without previous, they
+        stay counted); return the text as Pagefind is given it (pagetext.py), None if there is none."""
         if path in self.searchable and previous is not None:
-            self.changes.subtract(words_of((previous / path).read_bytes()))
-        if SEARCHABLE in data:
+            self.changes.subtract(text_words((previous / path).read_bytes()))
+        text = search_text(data) if SEARCHABLE in data else None
+        if text is not None:
             self.searchable.add(path)
-            self.changes.update(words_of(data))
+            self.changes.update(words_of(text))
         else:
             self.searchable.discard(path)
+        return text
 
     def settle(self, pages: Iterable[str], previous: Path | None) -> set[str]:
         """Take the word counts of the pages made, and of the searchable pages no longer among pages
         (read from previous), into counts; forget the gone pages and return them."""
         gone = self.searchable.difference(pages)
         for path in gone if previous is not None else ():
-            self.changes.subtract(words_of((previous / path).read_bytes()))  # type: ignore[operator]  # previous is not None here
+            self.changes.subtract(text_words((previous / path).read_bytes()))  # type: ignore[operator]  # previous is not None here
         self.searchable -= gone
         self.counts.update(self.changes)
         for word in self.changes:  # only the words of these pages can have dropped to none

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
@@ -86,6 +87,7 @@ def unescape_quote(raw: str) -> str:
 OPENING_STRAIGHT = re.compile(r"""(^|[\s(\[—–])["']""")
 
 
+@functools.lru_cache(maxsize=16384)  # a page shows each passage in a marker's preview and in its reference list
 def inner_quotes(quote: str) -> str:
     """Return a passage as it reads inside quotation marks: its own double quotes become single
     (“all options” → ‘all options’), and straight quotes and apostrophes become curly ones."""

@@ -32,6 +32,7 @@ def normalize(text: str) -> str:
     return SPACE.sub(" ", text.translate(TYPOGRAPHIC)).strip()
 
 
+@functools.lru_cache(maxsize=16384)  # a page asks for each of its passages' several times
 def passage_id(quote: str) -> str:
     """Return a stable anchor id for a passage: 'passage-' and a short hash of its normal form."""
     return "passage-" + hashlib.sha1(normalize(quote).encode("utf-8")).hexdigest()[:10]

@@ -1,0 +1,62 @@
+"""What Pagefind is given of a page: its searchable element alone, less what search leaves out.
+
+Pagefind parses every byte of the pages it indexes, though it indexes only the element marked
+`data-pagefind-body`, less the elements marked `data-pagefind-ignore` or of a class search leaves
+out (render/fallback.py NOT_INDEXED). A record page's reference list, its citations' previews, its
+head and its navigation are three fifths of its bytes: Pagefind takes about half the CPU time on a
+copy that holds only what it indexes (measured on 620 pages of the 10,000-record benchmark: 0.9 s
+against 2.0 s). search_text() makes that copy by cutting the page's own HTML at its tags, with no
+parser: the pages are the templates', so their elements are well formed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..render.fallback import NOT_INDEXED
+
+BODY = b"data-pagefind-body"
+LANGUAGE = re.compile(rb'<html lang="([^"]+)"')
+# A start tag that search leaves out, with what follows it: the ignore mark, or one of the classes.
+LEFT_OUT = re.compile(rb"<([a-z][a-z0-9]*)\b[^>]*?(?:\sdata-pagefind-ignore(?=[\s=>])|\sclass=\"(?:[^\"]*\s)?(?:"
+                      + b"|".join(re.escape(name.encode()) for name in NOT_INDEXED) + rb")(?=[\s\"]))[^>]*>")
+VOID = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
+HEAD = b'<!doctype html>\n<html lang="%s"><head><meta charset="utf-8"></head><body>\n'
+
+
+def element_end(page: bytes, tag: bytes, start: int) -> int:
+    """Return where the element whose start tag ends at start closes (after its end tag), counting
+    the elements of the same name nested in it; the page's end if it never does."""
+    if tag in VOID:
+        return start
+    pattern = re.compile(rb"<(/?)" + tag + rb"[\s>/]")
+    depth = 1
+    for found in pattern.finditer(page, start):
+        depth += -1 if found[1] else 1
+        if depth == 0:
+            close = page.find(b">", found.start())
+            return len(page) if close < 0 else close + 1
+    return len(page)
+
+
+def search_text(page: bytes) -> bytes | None:
+    """Return the page as Pagefind needs it (its language and its searchable element, less what
+    search leaves out), or None for a page search does not index."""
+    marked = page.find(BODY)
+    if marked < 0:
+        return None
+    start = page.rfind(b"<", 0, marked)
+    tag = re.match(rb"<([a-z][a-z0-9]*)", page[start:start + 20])
+    if tag is None:
+        return None
+    end = element_end(page, tag[1], page.find(b">", marked) + 1)
+    kept: list[bytes] = []
+    at = start
+    for found in LEFT_OUT.finditer(page, start, end):
+        if found.start() < at:  # inside an element already left out
+            continue
+        kept.append(page[at:found.start()])
+        at = element_end(page, found[1], found.end())
+    kept.append(page[at:end])
+    language = LANGUAGE.search(page)
+    return HEAD % (language[1] if language else b"en") + b"".join(kept) + b"\n</body></html>\n"
