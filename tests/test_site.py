@@ -249,3 +249,19 @@ def test_counts_on_the_pages_take_the_number_their_noun_needs(make_site):
     assert "The people: 1 person, named or not" in home and "The sources: 1 stored article, every cited passage marked" in home
     events = re.sub(r"<[^>]+>", "", (root / "site/events/index.html").read_text(encoding="utf-8"))
     assert "1 event. The timeline groups events by year and month." in events
+
+
+def test_a_source_s_date_says_where_the_text_does_not_give_it(real_site):
+    """A reference, a figure or a list gives a source's date; where the text itself does not (worked
+    out, or taken from a public copy), it says so, in the page's language."""
+    def references(path: str) -> dict[str, str]:
+        html = (real_site / path).read_text(encoding="utf-8")
+        return {m[1]: re.sub(r"<[^>]+>", "", m[2]) for m in re.finditer(r'<span class="reference-source"><a href="[./]*sources/([a-z-]+)/">(.*?)</span>\n', html)}
+
+    english, spanish = references("people/jorge-torres/index.html"), references("es/people/jorge-torres/index.html")
+    assert english["ap-desertion"].endswith("25 February 2019 (date inferred).")
+    assert english["wapo-military"].endswith("13 April 2019 (date from a public copy).")
+    assert "26 February 2019 (a derivative of" in english["ap-desertion-translation"]  # its title line gives it
+    assert spanish["ap-desertion"].endswith("25 de febrero de 2019 (fecha inferida).")
+    home = (real_site / "index.html").read_text(encoding="utf-8")
+    assert "May–December 2019 <span class=\"date-basis\">(date inferred)</span>" in home

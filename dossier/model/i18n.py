@@ -43,7 +43,8 @@ NOT_TRANSLATED = N_("not translated")  # after a language's name in the switcher
 # the feed's link, the axis's name, the switcher's note), for the catalog. The words of the model that
 # readers see (record types, the headings that list records back, facets, bases) are gathered from the
 # model itself (model/extract.py, which babel.cfg runs).
-DECLARED = [N_("Contents"), N_("Read more"), N_("note"), AXIS_NAME, NOT_TRANSLATED]
+DECLARED = [N_("Contents"), N_("Read more"), N_("note"), AXIS_NAME, NOT_TRANSLATED,
+            N_("date inferred"), N_("date from a public copy")]  # after a source's date where the text does not give it (render/environment.py published)
 
 
 @dataclass(frozen=True)

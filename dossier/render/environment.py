@@ -73,6 +73,16 @@ def remembered_gettext(gettext: Callable[..., str]) -> Callable[..., str]:
     return remembered
 
 
+def published(source: Source, lang: str, gettext: Callable[[str], str]) -> Markup:
+    """Return a source's date of publication as a reference gives it, saying so where the text does
+    not give it (worked out, or taken from a public copy); the source's page gives the reasoning."""
+    if not source.published:
+        return Markup("")
+    shown = Markup.escape(display_date(source.published, lang))
+    basis = {"inferred": gettext("date inferred"), "public-copy": gettext("date from a public copy")}.get(source.published_basis)
+    return shown + Markup(' <span class="date-basis">({})</span>').format(basis) if basis else shown
+
+
 def template_environment(folders: list[Path], lang: str, first_language: str) -> jinja2.Environment:
     """Return the templates' environment in one language: the theme's folders (theme.py), its
     interface strings, dates and numbers, and the functions templates call."""
@@ -99,6 +109,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.filters["plain"] = plain  # a value without its language's mark: for an attribute, or a page's title
     env.globals["tag_name"] = lambda config, tag: config.tag_names.get(tag, tag)
     env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
+    env.filters["published"] = lambda source: published(source, lang, words.gettext)
     env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
     env.globals.update(facets=facets, timeline_filters=timeline_filters, has_filter_page=has_filter_page, axis_figure=axis_figure, facet_values=facet_values,
         own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,
