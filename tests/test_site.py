@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -254,14 +255,16 @@ def test_counts_on_the_pages_take_the_number_their_noun_needs(make_site):
 def test_a_source_s_date_says_where_the_text_does_not_give_it(real_site):
     """A reference, a figure or a list gives a source's date; where the text itself does not (worked
     out, or taken from a public copy), it says so, in the page's language."""
-    def references(path: str) -> dict[str, str]:
-        html = (real_site / path).read_text(encoding="utf-8")
-        return {m[1]: re.sub(r"<[^>]+>", "", m[2]) for m in re.finditer(r'<span class="reference-source"><a href="[./]*sources/([a-z-]+)/">(.*?)</span>\n', html)}
+    def references(path: str) -> dict[str, str]:  # each source's entry, its date's marker as [label: note]
+        page = (real_site / path).read_text(encoding="utf-8")
+        entries = re.finditer(r'<span class="reference-source"><a href="[./]*sources/([a-z-]+)/">(.*?)</span>\n', page)
+        marked = {m[1]: re.sub(r'<button type="button" class="prov-mark">(.*?)</button><span class="prov-note"> \((.*?)\)</span>', r"[\1: \2]", m[2]) for m in entries}
+        return {source: html.unescape(re.sub(r"<[^>]+>", "", entry)) for source, entry in marked.items()}
 
     english, spanish = references("people/jorge-torres/index.html"), references("es/people/jorge-torres/index.html")
-    assert english["ap-desertion"].endswith("25 February 2019 (date inferred).")
-    assert english["wapo-military"].endswith("13 April 2019 (date from a public copy).")
+    assert re.search(r"25 February 2019 \[date inferred: The text has no date\. .*'said Monday'.*\]\.$", english["ap-desertion"])
+    assert re.search(r"13 April 2019 \[date from a public copy: The text has no date\. The public copy's URL .*\]\.$", english["wapo-military"])
     assert "26 February 2019 (a derivative of" in english["ap-desertion-translation"]  # its title line gives it
-    assert spanish["ap-desertion"].endswith("25 de febrero de 2019 (fecha inferida).")
+    assert re.search(r"25 de febrero de 2019 \[fecha inferida: El texto no tiene fecha\. .*\]\.$", spanish["ap-desertion"])
     home = (real_site / "index.html").read_text(encoding="utf-8")
-    assert "May–December 2019 <span class=\"date-basis\">(date inferred)</span>" in home
+    assert 'May–December 2019 <span class="prov"><button type="button" class="prov-mark">date inferred</button>' in home

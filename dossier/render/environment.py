@@ -80,7 +80,7 @@ def published(source: Source, lang: str, gettext: Callable[[str], str]) -> Marku
         return Markup("")
     shown = Markup.escape(display_date(source.published, lang))
     basis = {"inferred": gettext("date inferred"), "public-copy": gettext("date from a public copy")}.get(source.published_basis)
-    return shown + Markup(' <span class="date-basis">({})</span>').format(basis) if basis else shown
+    return shown + Markup(" ") + marker(source.published_note or basis, basis) if basis else shown  # its reasoning a tap away, as elsewhere
 
 
 def template_environment(folders: list[Path], lang: str, first_language: str) -> jinja2.Environment:
