@@ -26,6 +26,7 @@ from .views import fact_evidence, facts
 from ..model.schema import Event, Source
 from ..model.settings import in_language
 from .axis import axis_figure
+from .footnotes import reference_list
 from .contents import contents_marker
 from .glance import at_a_glance
 from .images import image_view
@@ -110,6 +111,7 @@ def template_environment(folders: list[Path], lang: str, first_language: str) ->
     env.globals["tag_name"] = lambda config, tag: config.tag_names.get(tag, tag)
     env.globals["provenance_marker"] = lambda note, label=None: marker(note, label or words.gettext("inferred"))
     env.filters["published"] = lambda source: published(source, lang, words.gettext)
+    env.globals["reference_list"] = lambda references, site, rel: reference_list(references, site, rel, lang, words.gettext, env.filters["published"])
     env.globals.update(facts=facts, fact_evidence=fact_evidence, text_fragment=text_fragment, article_paragraphs=article_paragraphs, link_items=link_items, timeline_groups=timeline_groups, month_names=MONTHS)
     env.globals.update(facets=facets, timeline_filters=timeline_filters, has_filter_page=has_filter_page, axis_figure=axis_figure, facet_values=facet_values,
         own_quotes=own_quotes, shows_quotes=shows_quotes, source_overlap=source_overlap, json_ld=export.json_ld, absolute=export.absolute,

@@ -11,10 +11,12 @@ support: what a reader needs to check the sentence, one hover, focus or tap away
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
+
+from markupsafe import Markup, escape
 
 from ..text.markup import element, escape_text, inner_quotes
-from ..text.passages import passage_id
+from ..text.passages import passage_id, text_fragment
 from ..model.schema import Source
 
 
@@ -116,3 +118,37 @@ class Footnotes:
                            for number, source_id, markers, notes in cached]
         self.by_source = {r.source.id: r for r in self.references}
         self.by_passage = {(r.source.id, n.anchor): n for r in self.references for n in r.quotes}
+
+
+def reference_list(references: list[Reference], site: Any, rel: Callable[[str], str], lang: str,
+                   gettext: Callable[[str], str], published: Callable[[Source], Markup]) -> Markup:
+    """Return the items of a page's reference list: each source with its passages, lettered, each
+    with its links back to the markers that cite it (the references macro's list, written here as
+    a template would write it: a page has dozens of passages, which a template's loop makes slowly)."""
+    back, again, original_passage = (Markup(gettext(text)) for text in ("Back to the text", "Back to use %(use)s of this passage", "Passage in the original"))
+    items = []
+    for ref in references:
+        source = ref.source
+        entry = [f'  <li id="{escape(ref.note_id)}"><span class="reference-source"><a href="{escape(rel(source.page_url))}">{escape(source.title)}</a>, {escape(source.outlet)}']
+        if source.published:
+            entry.append(f", {published(source)}")
+        if source.derived_from:
+            derivative = Markup(gettext("a derivative of %(original)s")) % {"original": site.records["sources"][source.derived_from].title}
+            entry.append(f' <span class="derivative">({derivative})</span>')
+        entry.append('.</span>\n    <ol class="reference-quotes">\n')
+        lang_attribute = f' lang="{escape(source.language)}"' if source.language != lang else ""
+        for note in ref.quotes:
+            entry.append(f'      <li id="{escape(ref.note_id)}-{escape(note.index)}">')
+            if note.uses:
+                entry.append(f'<a class="backlink" data-pagefind-ignore href="#{escape(note.uses[0])}" aria-label="{back}, {escape(note.letter)}">{escape(note.letter)}</a>')
+                entry.extend(f' <a class="backlink more" data-pagefind-ignore href="#{escape(use)}" aria-label="{again % {"use": number}}">{number}</a>'
+                             for number, use in enumerate(note.uses[1:], start=2))
+            else:
+                entry.append(f'<span class="backlink">{escape(note.letter)}</span>')
+            entry.append(f'        <a class="reference-passage" href="{escape(rel(source.page_url + "#" + note.anchor))}"><q{lang_attribute}>{escape(inner_quotes(note.quote))}</q></a>')
+            if source.url:
+                entry.append(f' <a class="original" data-pagefind-ignore href="{escape(source.url)}{escape(text_fragment(note.quote))}">{original_passage}</a>')
+            entry.append("</li>\n")
+        entry.append("    </ol>\n  </li>\n")
+        items.append("".join(entry))
+    return Markup("".join(items))
