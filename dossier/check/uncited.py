@@ -17,7 +17,7 @@ import re
 from ..model.problems import Problem
 from ..model.schema import Record
 from ..text.markup import LINK, paragraphs
-from ..text.sentences import sentences
+from ..text.sentences import sentences_of
 
 POINTING = {"see", "also", "and", "or", "véase", "ver", "también", "y", "o"}  # the words of a sentence that only points elsewhere, besides its links
 EDITORIAL = re.compile(r"[ \t]*<!--\s*editorial\s*-->[ \t]*")
@@ -55,16 +55,17 @@ def uncited_in_body(path: str, body: str, first_line: int) -> list[Problem]:
     marked = editorial_lines(body, first_line)
     starts = paragraph_starts(body, first_line) if marked else []
     problems = []
-    for sentence in sentences(body, first_line):
+    for sentence in sentences_of(body):  # lines counted from 1: the body's own are first_line - 1 further
         if sentence.citations or points_elsewhere(sentence.markdown):
             continue
-        paragraph = max((line for line in starts if line <= sentence.line), default=0)
+        line = sentence.line + first_line - 1
+        paragraph = max((start for start in starts if start <= line), default=0)
         if paragraph in marked:
             continue
         column = sentence.start - body.rfind("\n", 0, sentence.start)
         words = " ".join(sentence.markdown.split())
         shown = words if len(words) <= SHOWN else words[:SHOWN].rsplit(" ", 1)[0] + "…"
-        problems.append(Problem(path, sentence.line, column, "warning", f"sentence cites no source (“{shown}”): {ADVICE}", kind="uncited sentence"))
+        problems.append(Problem(path, line, column, "warning", f"sentence cites no source (“{shown}”): {ADVICE}", kind="uncited sentence"))
     return problems
 
 

@@ -15,7 +15,7 @@ from typing import Any, Mapping, NamedTuple
 
 from ..check.link import record_line
 from ..text.markup import CLAIM, SUPPORT
-from ..text.sentences import LEADING, Sentence, plain, sentences
+from ..text.sentences import LEADING, Sentence, plain, sentences_of
 from .reads import link_target
 from ..model.i18n import translations
 from ..model.schema import Record
@@ -25,9 +25,9 @@ PER_PAGE = 500  # claims on a page of the claims by support
 
 
 @functools.lru_cache(maxsize=1 << 15)  # the claims pages go through every body after each edit
-def cited_sentences(body: str, first_line: int = 1) -> tuple[Sentence, ...]:
+def cited_sentences(body: str) -> tuple[Sentence, ...]:
     """Return the sentences of a body that cite at least one source: its claims."""
-    return tuple(s for s in sentences(body, first_line) if s.citations)
+    return tuple(s for s in sentences_of(body) if s.citations)
 
 
 def body_of(site: Any, record: Record) -> tuple[str, int]:
