@@ -115,14 +115,21 @@ def place(events: list[Event], length: float, min_year: float, radius: float) ->
     return list(layout.values()), spans, [lane_of[i] for i in range(len(events))]
 
 
-def mark(site: Site, event: Event, shape: str, *, linked: bool = True, lang: str = "en") -> str:
+def mark(site: Site, event: Event, shape: str, *, linked: bool = True, lang: str = "en", known: dict[str, tuple[str, str, str]] | None = None) -> str:
     """Return one event's mark: its shape, titled with its date and title, as a link to its entry
-    with its filters' data attributes; or (not linked) the shape alone, as the home page draws it."""
-    name = f"{escape(display_date(event.date, lang))}: {escape(str(event.title))}"  # as text: a title left untranslated is marked only in the page's text
-    classes = " ".join(["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else []))
+    with its filters' data attributes; or (not linked) the shape alone, as the home page draws it.
+    known: the name, classes and attributes of the events already drawn on the page (both axes draw each)."""
+    found = known.get(event.id) if known is not None else None
+    if found is None:
+        name = f"{escape(display_date(event.date, lang))}: {escape(str(event.title))}"  # as text: a title left untranslated is marked only in the page's text
+        classes = " ".join(["mark", mark_shape(event)] + (["fuzzy"] if event.date.approximate else []))
+        attributes = " ".join(f'{key}="{value}"' for key, value in facet_values(site, event).items()) if linked else ""
+        found = (name, classes, attributes)
+        if known is not None:
+            known[event.id] = found
+    name, classes, attributes = found
     if not linked:
         return f'<g class="{classes}"><title>{name}</title>{shape}</g>'
-    attributes = " ".join(f'{key}="{value}"' for key, value in facet_values(site, event).items())
     return f'<a href="#{event.id}" aria-label="{name}"><g class="{classes}" data-event="{event.id}" {attributes}><title>{name}</title>{shape}</g></a>'
 
 
@@ -135,10 +142,12 @@ def axis_figure(site: Site, active: Filter | None, rel: Callable[[str], str], li
     timeline), with the blur they share; the stylesheet shows one (in a language)."""
     if not events_of(site, active, listed):
         return Markup("")
-    return Markup("\n").join([DEFS, axis_svg(site, active, rel, listed, lang), tall_svg(site, active, listed, lang)])
+    known: dict[str, tuple[str, str, str]] = {}  # each event's mark, but for its shape, worked out once for both axes
+    return Markup("\n").join([DEFS, axis_svg(site, active, rel, listed, lang, known), tall_svg(site, active, listed, lang, known)])
 
 
-def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None, lang: str = "en") -> Markup:
+def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], listed: list[str] | None = None, lang: str = "en",
+             known: dict[str, tuple[str, str, str]] | None = None) -> Markup:
     """Draw the timeline's events (or one filter's) across a time axis that scales to the column."""
     events = events_of(site, active, listed)
     if not events:
@@ -157,7 +166,7 @@ def axis_svg(site: Site, active: Filter | None, rel: Callable[[str], str], liste
             shape = f'<circle cx="{(x0 + x1) / 2:.1f}" cy="{y:.1f}" r="{POINT_R:g}"/>'
         else:
             shape = f'<rect x="{x0:.1f}" y="{y - 3.5:.1f}" width="{x1 - x0:.1f}" height="7" rx="3.5"/>'
-        parts.append(mark(site, event, shape, lang=lang))
+        parts.append(mark(site, event, shape, lang=lang, known=known))
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
@@ -183,7 +192,8 @@ def axis_scale(layout: list[Segment], baseline: float, lang: str = "en") -> list
     return parts
 
 
-def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None, lang: str = "en") -> Markup:
+def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None, lang: str = "en",
+             known: dict[str, tuple[str, str, str]] | None = None) -> Markup:
     """Draw the same events down a time axis for a phone: years and months labelled on the left at
     full size, marks stacked to the right of the line, each big enough to tap."""
     events = events_of(site, active, listed)
@@ -210,7 +220,7 @@ def tall_svg(site: Site, active: Filter | None, listed: list[str] | None = None,
             shape = f'<circle cx="{x:.1f}" cy="{(y0 + y1) / 2:.1f}" r="{TALL_R:g}"/>'
         else:
             shape = f'<rect x="{x - 4:.1f}" y="{y0:.1f}" width="8" height="{y1 - y0:.1f}" rx="4"/>'
-        parts.append(mark(site, event, shape, lang=lang))
+        parts.append(mark(site, event, shape, lang=lang, known=known))
     parts.append("</svg>")
     return Markup("\n".join(parts))
 
