@@ -203,16 +203,21 @@ def prose(text: str) -> str:
     return re.sub(r"`[^`\n]*`", "", FENCE.sub("", text))
 
 
+def stated_search_count() -> int:
+    """Return how many results for Cúcuta the site's docs say the search page shows."""
+    stated = re.search(r"(\d+) results\s+for “Cúcuta”", (DOCS / "site.md").read_text(encoding="utf-8"))
+    assert stated is not None
+    return int(stated[1])
+
+
 def test_every_figure_the_docs_give_of_the_documentary_is_checked():
     stated = {}
     for path in PAGES:
         if path.name != "benchmarks.md":  # the benchmark's figures are of its synthetic projects, dated
             for match in COUNTED.finditer(prose(path.read_text(encoding="utf-8"))):
                 stated.setdefault(re.sub(r"\s+", " ", match[0]), path.relative_to(PROJECT).as_posix())
-    search_count = re.search(r"(\d+) results\s+for “Cúcuta”", (DOCS / "site.md").read_text(encoding="utf-8"))
-    assert search_count is not None
     # the last: test_the_search_count_the_docs_give_is_the_search_pages
-    checked = set(FIGURES) | set(NOT_OF_THE_DOCUMENTARY) | {f"{search_count[1]} results"}
+    checked = set(FIGURES) | set(NOT_OF_THE_DOCUMENTARY) | {f"{stated_search_count()} results"}
     unchecked = {phrase: page for phrase, page in stated.items() if not any(phrase in known or known.startswith(phrase) for known in checked)}
     assert unchecked == {}
 
@@ -226,7 +231,5 @@ def test_the_figures_the_docs_give_match_the_documentary():
 
 
 def test_the_search_count_the_docs_give_is_the_search_pages(page, served):
-    stated = re.search(r"(\d+) results\s+for “Cúcuta”", (DOCS / "site.md").read_text(encoding="utf-8"))
-    assert stated is not None
     count, _ = every_result(page, served + "search/", "Cúcuta")
-    assert count == int(stated[1])
+    assert count == stated_search_count()

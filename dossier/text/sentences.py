@@ -87,13 +87,6 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int]]:
         yield skip_space(hidden, start), len(text)
 
 
-@functools.lru_cache(maxsize=1 << 15)
-def sentences_of(body: str) -> tuple[Sentence, ...]:
-    """Return the sentences of a body, its lines counted from 1: a body is split once, for the
-    audit's uncited sentences, its claims and its page's claim anchors alike."""
-    return tuple(sentences(body, 1))
-
-
 def skip_space(text: str, start: int) -> int:
     """Return the offset of the first character at or after start that is not white space."""
     return len(text) - len(text[start:].lstrip()) if text[start:].strip() else start
@@ -119,3 +112,10 @@ def sentences(body: str, first_line: int, label: Callable[[str], str] | None = N
             if cited or piece.strip(" \t\n*_"):  # not emphasis marks alone
                 found.append(sentence)
     return found
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def sentences_of(body: str) -> tuple[Sentence, ...]:
+    """Return the sentences of a body, its lines counted from 1: a body is split once, for the
+    audit's uncited sentences, its claims and its page's claim anchors alike."""
+    return tuple(sentences(body, 1))
