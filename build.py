@@ -26,6 +26,6 @@ if missing():
                      "or `python3 -m venv .venv && .venv/bin/pip install -e .`, then this command again\n")
     raise SystemExit(2)
 
-from dossier.cli import main  # noqa: E402 (after the check above)
+from dossier.cli import run  # noqa: E402 (after the check above)
 
-raise SystemExit(main())
+run()

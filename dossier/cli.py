@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -305,3 +306,15 @@ def main(argv: list[str] | None = None) -> int:
         return 3
     except KeyboardInterrupt:
         return 130
+
+
+def run() -> None:
+    """Run the command line and exit with its status (the `dossier` command and build.py).
+
+    The exit skips the interpreter's teardown, which would free every object the build left one by
+    one (1.5 s after a one-edit build at 10,000 records, measured): every file is closed and every
+    worker joined by then, and the standard streams are flushed here."""
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)

@@ -203,8 +203,10 @@ def big_project(root: Path, people: int) -> Path:
 def test_a_real_build_killed_with_sigkill_leaves_the_previous_site_and_no_strays(tmp_path, moment):
     root = big_project(tmp_path / "project", 60)
     command = [sys.executable, str(PROJECT / "build.py"), "build", "--source", str(root)]
-    first = subprocess.run(command, capture_output=True, text=True)
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    first = subprocess.run(command, capture_output=True, text=True, env=buffered)
     assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith(f"built {root / 'site'}: "), "what the build printed is all there when it exits"
     out = root / "site"
     before = snapshot(out)
     (root / "content/places/cucuta.md").write_text("---\nname: Cúcuta, changed\nsummary: S.\n---\n", encoding="utf-8")
