@@ -131,8 +131,10 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
 
 
 def render_index_publish(session: Session, out: Path, previous: Path | None, workers: int, use_cache: bool, phases: dict[str, float]) -> int:
-    """Render what changed into a staging folder, index it for search and swap it into place; if
-    anything fails, out is left as it was. Return how many pages were rendered."""
+    """Render what changed into a staging folder, index it for search and put it in place: the whole
+    site, swapped for out; or, after a build whose site out still is (previous), only the files that
+    changed, moved into out (publish/patch.py). If anything fails, out is left as it was. Return how
+    many pages were rendered."""
     staging = Staging(out)
     search = SearchIndex(session, previous, workers)
     try:
@@ -142,7 +144,7 @@ def render_index_publish(session: Session, out: Path, previous: Path | None, wor
         search.stop()
         staging.discard()
         raise
-    publish(staging, session, out, use_cache, phases)
+    publish(staging, session, out, use_cache, phases, patch=previous is not None)
     return rendered
 
 
@@ -182,7 +184,7 @@ class SearchIndex:
 def render(session: Session, folder: Path, previous: Path | None, workers: int, search: SearchIndex, phases: dict[str, float]) -> int:
     """Render what changed into the staging folder and carry the rest over from previous; return how many pages were rendered."""
     started = time.perf_counter()
-    outcome = session.render_into(folder, previous, workers, searchable_done=search.start)
+    outcome = session.render_into(folder, previous, workers, searchable_done=search.start, patch=previous is not None)
     if outcome.rendered > FEW_PAGES:
         release_free_memory()  # before Pagefind's runs widen to one per core
     phases["render"] = time.perf_counter() - started
@@ -197,11 +199,12 @@ def index(search: SearchIndex, folder: Path, phases: dict[str, float]) -> None:
     phases["index"] = time.perf_counter() - started
 
 
-def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phases: dict[str, float]) -> None:
-    """Swap the staged site into place, and keep the session for the next build while the old site is deleted."""
+def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phases: dict[str, float], patch: bool = False) -> None:
+    """Swap the staged site into place (or with patch move its files into out), and keep the session
+    for the next build while what was replaced is deleted."""
     started = time.perf_counter()
     with layer("publish"):
-        removing = staging.swap()
+        removing = staging.patch(set(session.output.written)) if patch else staging.swap()
     close_session(session, out, use_cache)
     if removing is not None:
         with layer("publish"):

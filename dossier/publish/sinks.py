@@ -13,13 +13,20 @@ class EveryPage(Mapping[str, bytes]):
     """Every page of the site by path: the ones just rendered, the others read back from where they
     were last written, or rendered again when there is no such folder (for the search fallback)."""
 
-    def __init__(self, pages: dict[str, Callable[[], bytes]], fresh: dict[str, bytes], folder: Path | None):
-        self.pages, self.fresh, self.folder = pages, fresh, folder
+    def __init__(self, pages: dict[str, Callable[[], bytes]], fresh: dict[str, bytes], folder: Path | None, previous: Path | None = None):
+        self.pages, self.fresh, self.folder, self.previous = pages, fresh, folder, previous
 
     def __getitem__(self, path: str) -> bytes:
         if path in self.fresh:
             return self.fresh[path]
-        return (self.folder / path).read_bytes() if self.folder else self.pages[path]()
+        if self.folder is None:
+            return self.pages[path]()
+        try:
+            return (self.folder / path).read_bytes()
+        except FileNotFoundError:
+            if self.previous is None:  # a staging folder that carries the previous site over has every page
+                raise
+            return (self.previous / path).read_bytes()  # patching: an unchanged page stays where it was
 
     def __contains__(self, path: object) -> bool:
         return path in self.pages
@@ -55,29 +62,32 @@ class MemorySink:
 
 
 class FolderSink:
-    """Where a build's renders go: a staging folder, with every unchanged file carried over from the previous site."""
+    """Where a build's renders go: a staging folder, with every unchanged file carried over from the
+    previous site; or, patching the previous site (publish/patch.py), only the new and changed files."""
 
     in_memory = False
 
-    def __init__(self, folder: Path, previous: Path | None):
+    def __init__(self, folder: Path, previous: Path | None, patch: bool = False):
         self.folder, self.previous = folder, previous
+        self.patch = patch and previous is not None
         self.files: dict[str, bytes] = {}  # nothing is kept in memory
 
     def put(self, path: str, data: bytes, unchanged: bool, text: bytes | None = None) -> None:
-        """Write a file, or link it from the previous site if it is as it was; and the page's text
-        for search, if given, where Pagefind will read it (SEARCH_TEXTS)."""
+        """Write a file, or link it from the previous site if it is as it was (leave it there, if
+        patching); and the page's text for search, if given, where Pagefind will read it (SEARCH_TEXTS)."""
         if unchanged and self.previous is not None:
-            carry_over(self.previous, self.folder, [path])
+            if not self.patch:
+                carry_over(self.previous, self.folder, [path])
         else:
             write_into(self.folder, {path: data})
         if text is not None:
             write_into(self.folder / SEARCH_TEXTS, {path: text})
 
     def carry(self, paths: Iterable[str]) -> None:
-        """Link files from the previous site."""
-        if self.previous is not None:
+        """Link files from the previous site (unless patching it: then they stay where they are)."""
+        if self.previous is not None and not self.patch:
             carry_over(self.previous, self.folder, paths)
 
     def every_page(self, pages: dict[str, Callable[[], bytes]]) -> EveryPage:
-        """Return every page, read back from the staging folder."""
-        return EveryPage(pages, {}, self.folder)
+        """Return every page, read back from the staging folder (or the site it patches)."""
+        return EveryPage(pages, {}, self.folder, self.previous if self.patch else None)

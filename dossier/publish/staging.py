@@ -163,6 +163,11 @@ def recover(out: Path) -> None:
         olds[-1].rename(out)
         olds = olds[:-1]
     staging = sorted(folder for folder in parent.glob(f".{out.name}.staging-*") if abandoned(folder))
+    from .patch import committed, roll_forward  # (patch.py builds on this module)
+
+    for folder in staging:
+        if committed(folder) and out.is_dir():  # its publish had begun: finish it
+            roll_forward(folder, out).join()
     for stray in olds + staging:
         remove_tree(stray)
 
@@ -240,6 +245,15 @@ class Staging:
     def discard(self) -> None:
         """Delete the staging folder: the output stays as it was."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def patch(self, files: set[str]) -> threading.Thread:
+        """Move the staged files into the live site, which keeps its other files as they are (see
+        patch.py); files: every file of the site once published, but the search bundle's, staged
+        whole. Return the thread deleting the staging folder."""
+        from .patch import commit, roll_forward
+
+        commit(self.folder, files | set(walk_files(self.folder)))
+        return roll_forward(self.folder, self.out)
 
     def swap(self) -> threading.Thread | None:
         """Mark the staged files as dossier's and put the folder in place of the output; return the

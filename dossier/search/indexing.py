@@ -88,7 +88,7 @@ class Indexing:
         try:
             count = len(self.parts)
             if count > 1 and self.words is None:
-                self.words = set().union(*(text_words((self.folder / path).read_bytes()) for part in self.parts for path in part))
+                self.words = set().union(*(text_words(self.page(path)) for part in self.parts for path in part))
             self.listing = previous_listing(self.previous) if self.previous is not None and changed is not None else {}
             self.delta = self.plan_delta(changed) if count > 1 else None
             if self.delta is not None:
@@ -169,7 +169,7 @@ class Indexing:
             site = self.texts  # Pagefind reads each page's searchable text alone (pagetext.py)
             for path in own:  # the vocabulary pages' are written with them
                 if not (site / path).is_file():  # a page carried over from the last build, or not rendered by a build
-                    text = search_text((self.folder / path).read_bytes())
+                    text = search_text(self.page(path))
                     if text is not None:
                         (site / path).parent.mkdir(parents=True, exist_ok=True)
                         (site / path).write_bytes(text)
@@ -268,6 +268,16 @@ class Indexing:
         shutil.rmtree(target, ignore_errors=True)
         return False
 
+    def page(self, path: str) -> bytes:
+        """Return a staged page, or, where a build patches the previous site (publish/patch.py) and
+        did not stage it, the page there."""
+        try:
+            return (self.folder / path).read_bytes()
+        except FileNotFoundError:
+            if self.previous is None:
+                raise
+            return (self.previous / path).read_bytes()
+
     def write_vocabulary(self, words: set[str]) -> str:
         """Write the page of the given words that each part (and the delta) indexes too (see
         VOCABULARY_PAGE); return their digest."""
@@ -275,8 +285,7 @@ class Indexing:
         for vocabulary in self.vocabularies:
             prefix = vocabulary.removesuffix(VOCABULARY_PAGE)
             first = next(path for part in self.parts for path in part if path.startswith(prefix) and (prefix or path.split("/")[0] not in LANGUAGES))
-            with open(self.folder / first, "rb") as page:
-                found = LANGUAGE.search(page.read(512))
+            found = LANGUAGE.search(self.page(first)[:512])
             language = found.group(1) if found else b"en"
             vocabulary_page = (f'<!DOCTYPE html><html lang="{html.escape(language.decode("ascii", "replace"))}"><head><title>-</title></head>'
                     f"<body><main data-pagefind-body>{html.escape(text)}</main></body></html>\n").encode()
