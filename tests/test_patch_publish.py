@@ -7,7 +7,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from conftest import PROJECT

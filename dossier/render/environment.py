@@ -15,7 +15,7 @@ from markupsafe import Markup
 from . import export, theme
 from .align import aligned_rows, aligned_url, has_aligned_page
 from ..model.dates import MONTHS, month_key
-from ..check.link import Key, Site
+from ..check.link import Key, Passage, Site
 from ..text.markup import inner_quotes
 from .overlap import Overlap, overlap
 from ..text.passages import passage_id, text_fragment
@@ -156,8 +156,6 @@ class ArticleParagraph:
 
 def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
     """Split a source's stored text into paragraphs with every cited passage highlighted and anchored."""
-    from markupsafe import escape
-
     text = site.seed_of(source).text
     passages = sorted(site.passages.get(source.id, {}).values(), key=lambda p: (p.start, p.end, p.id))
     result = []
@@ -173,19 +171,44 @@ def article_paragraphs(site: Site, source: Source) -> list[ArticleParagraph]:
         if not line.strip():
             continue
         inserted = any(line.lstrip().startswith(prefix) for prefix in source.inserted_lines)
-        cuts = sorted({start, end} | {min(max(b, start), end) for p in here for b in (p.start, p.end)})
-        pieces = []
-        for left, right in zip(cuts, cuts[1:]):
-            anchors = "".join(f'<span class="anchor" id="{p.id}"></span>' for p in here if p.start == left)
-            covering = [p for p in here if p.start <= left and p.end >= right]
-            chunk = escape(text[left:right])
-            # Each piece names the passages it belongs to, so that the page can highlight exactly one.
-            names = " ".join(p.id for p in covering)
-            often = " often" if len({key for p in covering for key in p.cited_by}) >= OFTEN_CITED else ""
-            pieces.append(anchors + (f'<mark class="cited{often}" data-passages="{names}">{chunk}</mark>' if covering else str(chunk)))
+        pieces = marked_pieces(text, start, end, here)
         starting = [p for p in here if start <= p.start < end]
         result.append(ArticleParagraph(Markup("".join(pieces)), inserted, starting, sorted({key for p in starting for key in p.cited_by})))
     return result
+
+
+def marked_pieces(text: str, start: int, end: int, here: list[Passage]) -> list[str]:
+    """Return one line of an article (text[start:end]) as pieces of HTML: each stretch between two
+    passage boundaries, marked with the passages covering it (in the order of here) and preceded by
+    the anchors of those starting there. One sweep across the line's boundaries, adding and dropping
+    passages as it goes: a line of a much-cited article is crossed by a hundred passages."""
+    from markupsafe import escape
+
+    starts: dict[int, list[int]] = {}
+    ends: dict[int, list[int]] = {}
+    for index, passage in enumerate(here):
+        starts.setdefault(max(passage.start, start), []).append(index)
+        ends.setdefault(min(passage.end, end), []).append(index)
+    cuts = sorted({start, end} | starts.keys() | ends.keys())
+    # The passages across the current stretch, in the order of here: here is in the order of their
+    # starts, so they join in that order (an empty passage joins and leaves at once).
+    covering: dict[int, Passage] = {}
+    pieces = []
+    for left, right in zip(cuts, cuts[1:]):
+        for index in starts.get(left, ()):
+            covering[index] = here[index]
+        for index in ends.get(left, ()):
+            del covering[index]
+        anchors = "".join(f'<span class="anchor" id="{here[index].id}"></span>' for index in starts.get(left, ()) if here[index].start == left)
+        chunk = escape(text[left:right])
+        if covering:
+            # Each piece names the passages it belongs to, so that the page can highlight exactly one.
+            names = " ".join(p.id for p in covering.values())
+            often = " often" if len({key for p in covering.values() for key in p.cited_by}) >= OFTEN_CITED else ""
+            pieces.append(f'{anchors}<mark class="cited{often}" data-passages="{names}">{chunk}</mark>')
+        else:
+            pieces.append(anchors + str(chunk))
+    return pieces
 
 
 def link_items(site: SiteReads, keys: Iterable[Key], rel: Callable[[str], str], kinds: Mapping[str, str] | None = None,
