@@ -18,7 +18,7 @@ import os
 import threading
 from pathlib import Path
 
-from .staging import MARKER, MARKER_NOTE, remove_tree, walk_files
+from .folders import MARKER, MARKER_NOTE, remove_tree, walk_files
 
 JOURNAL = ".dossier-publish"  # in a staging folder: the files of the site once published; written last, it commits the publish
 BUNDLE = "pagefind"  # the search bundle's folder: replaced as a whole (most of its files change with any part)
