@@ -46,3 +46,23 @@ def test_non_utf8_and_oversize_files_are_refused_with_position():
 def test_editor_artifacts_are_recognised():
     assert all(is_editor_artifact(n) for n in [".#a.md", "a.md~", ".a.md.swp", "#a.md#", "a.tmp"])
     assert not is_editor_artifact("a.md")
+
+
+def test_what_many_files_repeat_is_held_once(make_site):
+    """A field name, an id, a key path, a cited source's id and a record's key are each one object
+    however many files hold them: a large site keeps them all, in memory and in its saved state."""
+    from dossier.pipeline import load
+
+    root = make_site({"content/people/ana.md": "---\nname: Ana\nsummary: S.\nplaces: [cucuta]\n---\nAna crossed.[@ap \"across the bridge\"] "
+                                                 "She drove.[@ap \"drove an armoured truck across the bridge\"] See [[cucuta]].\n",
+                      "content/people/bea.md": "---\nname: Bea\nsummary: S.\n---\nBea lived in [[cucuta]].[@ap \"across the bridge\"]\n"})
+    site, _ = load(root)
+    ana, jorge = site.records["people"]["ana"], site.records["people"]["jorge-torres"]
+    assert ana.places[0] is jorge.places[0]
+    assert next(iter(k for k in ana.lines if k == ("summary",))) is next(iter(k for k in jorge.lines if k == ("summary",)))
+    cited = [c.source for key in site.citations for c in site.citations[key]]
+    assert len(cited) > 2 and all(source is cited[0] for source in cited)
+    keys = [key for passage in site.passages["ap"].values() for key in passage.cited_by if key == ("people", "ana")]
+    assert len(keys) == 2 and keys[0] is keys[1]
+    assert site.links[("people", "ana")] == site.links[("people", "bea")] == [("places", "cucuta")]
+    assert site.links[("people", "ana")][0] is site.links[("people", "bea")][0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sys
 import xml.etree.ElementTree as etree
 from dataclasses import dataclass
 from typing import Callable, Protocol
@@ -124,9 +125,11 @@ def scan(body: str, first_line: int, path: str) -> tuple[list[LinkRef], list[Cit
         elif not quote.strip():
             problems.append(Problem(path, line, column, "error", f"citation of '{match[1]}' has an empty quote"))
         else:
-            citations.append(Citation(source=match[1], quote=quote, line=line, sole=has_flag(match, "sole"), column=column))
+            # A source's id, as a link's target below, is one string object however often cited (sys.intern):
+            # at 10,000 records, 245,000 citations name 200 sources.
+            citations.append(Citation(source=sys.intern(match[1]), quote=quote, line=line, sole=has_flag(match, "sole"), column=column))
     found = [m for m in LINK.finditer(body) if not quoted(m.start())]
-    links = [LinkRef(m[1].strip(), (m[2] or "").strip() or None, line, column_at(body, m.start()))
+    links = [LinkRef(sys.intern(m[1].strip()), (m[2] or "").strip() or None, line, column_at(body, m.start()))
              for m, line in zip(found, lines_at(body, [m.start() for m in found], first_line))]
     for match in CITATION_START.finditer(body):
         if not quoted(match.start()):
