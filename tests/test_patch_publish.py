@@ -117,3 +117,18 @@ def test_a_patch_killed_at_any_step_is_undone_or_finished_by_the_next_build(tmp_
     assert main(["build", "--source", str(make_site()), "--out", str(out)]) == 0
     assert (out / "people/jorge-torres/index.html").is_file() and leftovers(out) == []
     capsys.readouterr()
+
+
+def test_a_portable_site_patched_after_an_edit_is_the_portable_site_built_from_scratch(make_site, capsys):
+    # A portable build remakes its plain search index from every page: those the edit left in the
+    # live site are read from there, not from the staging folder, which holds only the new ones.
+    root = make_site({"content/people/ana.md": "---\nname: Ana\nsummary: A defector.\n---\nAna crossed.\n"})
+    out = root / "site"
+    assert main(["build", "--portable", "--source", str(root)]) == 0
+    (root / "content/people/ana.md").write_text("---\nname: Ana Edited\nsummary: A defector.\n---\nAna crossed twice.\n", encoding="utf-8")
+    assert main(["build", "--portable", "--source", str(root)]) == 0
+    cold = root.parent / "cold"
+    assert main(["build", "--portable", "--source", str(root), "--out", str(cold)]) == 0
+    assert snapshot(out) == snapshot(cold) and b"Ana Edited" in snapshot(out)["people/ana/index.html"]
+    assert leftovers(out) == []
+    capsys.readouterr()
