@@ -205,3 +205,16 @@ def test_a_change_to_the_code_that_places_the_claim_anchors_leaves_no_body_cache
     sentences = next(package.rglob("sentences.py"))
     sentences.write_text(sentences.read_text(encoding="utf-8") + "\n# a sentence ends elsewhere now\n", encoding="utf-8")
     assert cached() is None
+
+
+def test_a_site_saved_and_restored_has_the_same_passages_in_the_same_order(make_site):
+    import pickle
+
+    from dossier.pipeline import load
+
+    site, _ = load(make_site({"content/people/ana.md": "---\nname: Ana\nsummary: S.\n---\nShe drove.[@ap \"drove an armoured truck across the bridge\"] "
+                                                       "Again.[@ap \"across the bridge\"]\n"}))
+    restored = pickle.loads(pickle.dumps(site, protocol=pickle.HIGHEST_PROTOCOL))
+    assert len(site.passages["ap"]) > 1
+    assert [(source, list(found.items())) for source, found in restored.passages.items()] == [(s, list(f.items())) for s, f in site.passages.items()]
+    assert restored.records == site.records and restored.citations == site.citations

@@ -71,6 +71,19 @@ class Site:
     model: Model = field(default_factory=lambda: dict(BUILT_IN))
     media: dict = field(default_factory=dict)  # the images of media/ by name (model/media.py), set beside the linked records
 
+    def __getstate__(self) -> dict:
+        """Pickle the passages a column at a time, each source's ids, quotes, offsets and citing
+        records in lists: the 230,000 passages of 10,000 records pickled one object at a time took
+        0.8 s of the 2.2 s that saving a build's session takes."""
+        columns = {source: (list(found), [p.id for p in found.values()], [p.quote for p in found.values()], [p.start for p in found.values()],
+                            [p.end for p in found.values()], [p.cited_by for p in found.values()]) for source, found in self.passages.items()}
+        return {**self.__dict__, "passages": columns}
+
+    def __setstate__(self, state: dict) -> None:
+        """Make the passages again from their columns (see __getstate__)."""
+        passages = {source: {key: Passage(*fields) for key, *fields in zip(*columns)} for source, columns in state["passages"].items()}
+        self.__dict__.update(state, passages=passages)
+
     def get(self, key: Key) -> Record:
         """Return the record with this (collection, id) key."""
         return self.records[key[0]][key[1]]
