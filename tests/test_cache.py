@@ -207,7 +207,7 @@ def test_a_change_to_the_code_that_places_the_claim_anchors_leaves_no_body_cache
     assert cached() is None
 
 
-def test_a_site_saved_and_restored_has_the_same_passages_in_the_same_order(make_site):
+def test_a_site_saved_and_restored_has_the_same_passages_in_the_same_order_and_citations(make_site):
     import pickle
 
     from dossier.pipeline import load

