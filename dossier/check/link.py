@@ -7,9 +7,7 @@ ready to render, plus every problem found.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import cast
 
 from .evidence import citations_of
@@ -19,92 +17,7 @@ from ..text.passages import SeedText, inserted_spans, mark_differences, passage_
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
 from ..read.documents import column_of
-
-Key = tuple[str, str]  # (collection, id)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def shared_key(collection: str, rid: str) -> Key:
-    """Return the one tuple standing for a record's key, however many links and citations name it
-    (at 10,000 records, 240,000 citations and 55,000 links name 10,000 records)."""
-    return (collection, rid)
-
-
-Referrers = dict[tuple[str, str], list[str]]  # (collection, field) -> ids of the records whose field names a record
-
-
-@dataclass(slots=True)  # many: one per cited passage
-class Passage:
-    """A cited passage of a source: where it is in the text and which pages cite it."""
-
-    id: str
-    quote: str
-    start: int
-    end: int
-    cited_by: list[Key] = field(default_factory=list)
-
-    def __reduce__(self) -> tuple:
-        """Pickle as the arguments that make it, as Citation does: 230,000 passages at 10,000 records."""
-        return Passage, (self.id, self.quote, self.start, self.end, self.cited_by)
-
-    def order(self) -> tuple[int, int, str]:
-        """Return where a passage comes in its source's list: by position in the text."""
-        return self.start, self.end, self.id
-
-
-@dataclass
-class Site:
-    """The resolved documentary: records, verified citations, backlinks and timeline order."""
-
-    config: SiteConfig
-    records: dict[str, dict[str, Record]]
-    seeds: dict[str, SeedText]
-    citations: dict[Key, list[Citation]] = field(default_factory=dict)
-    links: dict[Key, list[Key]] = field(default_factory=dict)
-    mentioned_by: dict[Key, list[Key]] = field(default_factory=dict)
-    events_of: dict[Key, list[str]] = field(default_factory=dict)  # events naming a record, in timeline order
-    referrers: dict[Key, Referrers] = field(default_factory=dict)  # who names a record, through which field
-    cited_by: dict[str, list[Key]] = field(default_factory=dict)
-    passages: dict[str, dict[str, Passage]] = field(default_factory=dict)
-    derivatives: dict[str, list[str]] = field(default_factory=dict)
-    timeline: list[str] = field(default_factory=list)
-    model: Model = field(default_factory=lambda: dict(BUILT_IN))
-    media: dict = field(default_factory=dict)  # the images of media/ by name (model/media.py), set beside the linked records
-
-    def __getstate__(self) -> dict:
-        """Pickle the passages a column at a time, each source's ids, quotes, offsets and citing
-        records in lists: the 230,000 passages of 10,000 records pickled one object at a time took
-        0.8 s of the 2.2 s that saving a build's session takes."""
-        columns = {source: (list(found), [p.id for p in found.values()], [p.quote for p in found.values()], [p.start for p in found.values()],
-                            [p.end for p in found.values()], [p.cited_by for p in found.values()]) for source, found in self.passages.items()}
-        return {**self.__dict__, "passages": columns}
-
-    def __setstate__(self, state: dict) -> None:
-        """Make the passages again from their columns (see __getstate__)."""
-        passages = {source: {key: Passage(*fields) for key, *fields in zip(*columns)} for source, columns in state["passages"].items()}
-        self.__dict__.update(state, passages=passages)
-
-    def get(self, key: Key) -> Record:
-        """Return the record with this (collection, id) key."""
-        return self.records[key[0]][key[1]]
-
-    def seed_of(self, source: Source) -> SeedText:
-        """Return the stored text of a source."""
-        return self.seeds[source.seed]
-
-    def all_records(self) -> list[Record]:
-        """Return every linkable record in a stable order."""
-        return [self.records[kind][rid] for kind in self.model for rid in sorted(self.records[kind])]
-
-    def named_by(self, key: Key, collection: str, field_name: str) -> list[Record]:
-        """Return the records of a collection whose field names this record, in their list's order."""
-        records = self.records[collection]
-        return [records[rid] for rid in self.referrers.get(key, {}).get((collection, field_name), [])]
-
-
-def default_config() -> SiteConfig:
-    """Return settings for a project without content/site.yaml."""
-    return SiteConfig(collection="site", id="site", path="content/site.yaml", title="Dossier")
+from .site import Key, Passage, Site, default_config, shared_key  # the linked site's shapes, which other stages import from here too
 
 
 class Linker:

@@ -204,18 +204,13 @@ class _NodeIndex:
 
 
 def shared(node: yaml.ScalarNode) -> str:
-    """Make a short scalar's text the one string object of its value (sys.intern), and return it:
-    10,000 files hold each field name, id and date many times over, and a build keeps them all
-    (in memory, and in the state it saves: a third of its strings at 10,000 records were copies)."""
-    if len(node.value) <= SHARED_UP_TO:
-        node.value = sys.intern(node.value)
+    """Make a short scalar's text one string object for all files (sys.intern) and return it: a
+    build keeps every field name, id and date (a third of its strings at 10,000 records were copies)."""
+    node.value = sys.intern(node.value) if len(node.value) <= SHARED_UP_TO else node.value
     return node.value
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def key_path(path: KeyPath) -> KeyPath:
-    """Return the one tuple of a key path, as shared() does for strings: every file has ('summary',)."""
-    return path
+key_path = functools.lru_cache(maxsize=1 << 14)(lambda path: path)  # one tuple for each key path, as shared() does for strings
 
 
 def parse_markdown_file(text: str, path: str, kind: str, stem: str) -> tuple[Document | None, list[Problem]]:
