@@ -109,3 +109,28 @@ def test_the_preview_opened_from_a_build_shows_its_drafts(make_site, capsys, tmp
         assert "Draft: not published" in (tmp_path / "preview/people/ana-ruiz/index.html").read_text(encoding="utf-8")
     finally:
         preview.stop()
+
+
+def test_the_drafts_a_session_knows_follow_each_edit(make_site):
+    # The preview keeps the set of drafts as files are read, rather than looking at every file on
+    # each save: a file that becomes a draft, stops being one, is broken, or goes, is followed.
+    root = make_site({"content/people/ana-ruiz.md": DRAFT})
+    session = Session(root, drafts="preview")
+    session.load()
+    ana, torres = root / "content/people/ana-ruiz.md", root / "content/people/jorge-torres.md"
+    steps = [
+        (ana, None, {("people", "ana-ruiz")}),
+        (torres, torres.read_text(encoding="utf-8").replace("---\nname:", "---\ndraft: true\nname:", 1), {("people", "ana-ruiz"), ("people", "jorge-torres")}),
+        (ana, DRAFT.replace("draft: true\n", ""), {("people", "jorge-torres")}),
+        (torres, "---\ndraft: true\nname: [broken\n---\n", set()),  # unreadable YAML: it cannot say it is a draft
+        (torres, None, set()),
+    ]
+    for number, (path, text, expected) in enumerate(steps):
+        if text is None and number:
+            path.unlink()
+        elif text is not None:
+            path.write_text(text, encoding="utf-8")
+        session.update([path.relative_to(root).as_posix()])
+        fresh = Session(root, drafts="preview")
+        fresh.load()
+        assert set(session.drafts) == set(fresh.drafts) == expected, number

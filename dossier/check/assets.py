@@ -17,12 +17,7 @@ WEB = ("https://", "http://", "//")
 def static_files(inputs: Iterable[str]) -> set[str]:
     """Return the site's addresses of the static files among a project's inputs: templates/static/x
     (the project's) and dossier/templates/static/x (the theme's) are both published as static/x."""
-    found = set()
-    for name in inputs:
-        for prefix in ("templates/static/", "dossier/templates/static/"):
-            if name.startswith(prefix):
-                found.add("static/" + name[len(prefix):])
-    return found
+    return {"static/" + name.partition("static/")[2] for name in inputs if name.startswith(("templates/static/", "dossier/templates/static/"))}
 
 
 def asset_problems(config: SiteConfig, published: set[str]) -> list[Problem]:
@@ -42,4 +37,6 @@ def asset_problems(config: SiteConfig, published: set[str]) -> list[Problem]:
 def files_named(site: Site, inputs: Iterable[str]) -> list[Problem]:
     """Report the files the project's settings and records name that it does not have: stylesheets
     and scripts (extra_css, extra_js) among its inputs, images in media/ (images.py)."""
-    return asset_problems(site.config, static_files(inputs)) + image_problems(site)
+    config = site.config
+    named = bool(getattr(config, "extra_css", None) or getattr(config, "extra_js", None))  # else no need to list the static files
+    return (asset_problems(config, static_files(inputs)) if named else []) + image_problems(site)

@@ -16,19 +16,28 @@ MARKDOWN_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
 
 def image_problems(site: Site) -> list[Problem]:
     """Report each image whose file is not in media/, whose source is unknown, or that names neither a source nor a licence."""
-    problems = []
+    problems: list[Problem] = []
     sources = site.records["sources"]
-    for record in site.all_records():
-        for index, image in enumerate(getattr(record, "images", None) or []):
-            def error(key: str, message: str) -> None:
-                problems.append(Problem(record.path, record_line(record, "images", index, key), 0, "error", message))  # noqa: B023 (called in this pass of the loop only)
+    for kind in site.model:  # the records in any order (not all_records' sorted one): the problems are sorted with the others
+        for record in site.records[kind].values():
+            if getattr(record, "images", None):
+                problems += record_image_problems(record, site, sources)
+    return problems
 
-            if image.file not in site.media:
-                error("file", f"'media/{image.file}' is not an image of the project's media/ folder{did_you_mean(image.file, site.media)}")
-            if image.source and image.source not in sources:
-                error("source", f"unknown source '{image.source}' in 'images.{index}.source'{did_you_mean(image.source, sources)}")
-            if not image.source and not image.licence:
-                error("credit", f"'images.{index}' says neither where it comes from nor under what licence: give 'source' (a source's id) or 'licence'")
+
+def record_image_problems(record: Record, site: Site, sources: dict) -> list[Problem]:
+    """Report one record's images that image_problems() would."""
+    problems = []
+    for index, image in enumerate(record.images):  # type: ignore[attr-defined]
+        def error(key: str, message: str) -> None:
+            problems.append(Problem(record.path, record_line(record, "images", index, key), 0, "error", message))  # noqa: B023 (called in this pass of the loop only)
+
+        if image.file not in site.media:
+            error("file", f"'media/{image.file}' is not an image of the project's media/ folder{did_you_mean(image.file, site.media)}")
+        if image.source and image.source not in sources:
+            error("source", f"unknown source '{image.source}' in 'images.{index}.source'{did_you_mean(image.source, sources)}")
+        if not image.source and not image.licence:
+            error("credit", f"'images.{index}' says neither where it comes from nor under what licence: give 'source' (a source's id) or 'licence'")
     return problems
 
 

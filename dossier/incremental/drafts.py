@@ -9,7 +9,7 @@ out too, its warnings saying why, so that every page shown renders.
 
 from __future__ import annotations
 
-from .inputs import Entry, key_of
+from .inputs import Inputs, key_of
 from ..check.link import Key, Site, link
 from ..model.record_types import Model
 from ..text.passages import SeedText
@@ -21,16 +21,10 @@ MODES = ("out", "preview", "in")  # build: left out; the preview: shown, links t
 Records = dict[str, dict[str, Record]]
 
 
-def is_draft(entry: Entry) -> bool:
-    """Tell whether a content file is a draft, valid or not (an unreadable file cannot say)."""
-    if entry.record is not None:
-        return entry.record.draft
-    return entry.document is not None and entry.document.meta.get("draft") is True
-
-
-def draft_files(entries: dict[str, Entry]) -> dict[Key, str]:
-    """Return the file of every draft, by the key of its record."""
-    return {key_of(path): path for path in sorted(path for path, entry in entries.items() if is_draft(entry))}
+def draft_files(inputs: Inputs) -> dict[Key, str]:
+    """Return the file of every draft, by the key of its record (from the drafts the inputs keep as
+    files are read: looking at every entry took 3-8 ms of each preview rebuild at 10,000 records)."""
+    return {key_of(path): path for path in sorted(inputs.drafts)}
 
 
 def without(records: Records, keys: set[Key] | dict[Key, str]) -> Records:

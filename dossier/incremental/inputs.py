@@ -120,6 +120,13 @@ class Edits:
     files: list[str] = field(default_factory=list)  # the input files whose bytes changed, came or went (no editor's temporary file)
 
 
+def is_draft(entry: Entry) -> bool:
+    """Tell whether a content file is a draft, valid or not (an unreadable file cannot say)."""
+    if entry.record is not None:
+        return entry.record.draft
+    return entry.document is not None and entry.document.meta.get("draft") is True
+
+
 class Inputs:
     """The project's files as last read: content records, seeds, and the digest of every input."""
 
@@ -128,6 +135,7 @@ class Inputs:
         self.model: Model = dict(BUILT_IN)  # the record types, with those content/site.yaml declares
         self.model_problems: list[Problem] = []
         self.entries: dict[str, Entry] = {}  # content files by path relative to root
+        self.drafts: set[str] = set()  # the entries that are drafts, kept as entries come, change and go
         self.listing: list[Problem] = []  # warnings about files in content/ that are ignored
         self.seed_texts: dict[str, SeedText] = {}
         self.seed_problems: list[Problem] = []
@@ -144,7 +152,7 @@ class Inputs:
         self.digests = dict(self.scan.digests)
         self.model, self.model_problems = read_model(self.root)
         files, self.listing = content_files(self.root, self.model)
-        self.entries = {}
+        self.entries, self.drafts = {}, set()
         for file in files:
             relative = file.relative_to(self.root).as_posix()
             self.read_entry(relative, self.digests.get(relative))
@@ -161,7 +169,11 @@ class Inputs:
         record, validation_problems = validate_document(document, self.model) if document is not None else (None, [])
         if document is not None and record is not None:  # valid: keep only what validate() needs to place the record
             document = Document(document.path, document.kind, document.id, {})
-        self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
+        entry = self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
+        if is_draft(entry):
+            self.drafts.add(relative)
+        else:
+            self.drafts.discard(relative)
         return True
 
     def read_seeds(self) -> bool:
@@ -253,6 +265,7 @@ class Inputs:
         self.listing = listing
         for relative in sorted(set(self.entries) - present):
             del self.entries[relative]
+            self.drafts.discard(relative)
             edits.records[key_of(relative)] = relative
             changed = True
         for relative in sorted(present - set(self.entries)):

@@ -79,7 +79,7 @@ class LinkedSite:
 
     def link_site(self, keys: set[Key] | None) -> None:
         """Validate and link the site again (only the given records when that is enough)."""
-        drafts = draft_files(self.inputs.entries)
+        drafts = draft_files(self.inputs)
         if drafts or self.drafts:
             keys = None  # drafts change what the site holds: link it all (drafts are few, and soon finished)
         self.drafts = drafts
