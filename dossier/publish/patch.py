@@ -18,19 +18,11 @@ import os
 import threading
 from pathlib import Path
 
-from .folders import MARKER, MARKER_NOTE, remove_tree, walk_files
+from .folders import MARKER, MARKER_NOTE, listed_files, remove_tree, walk_files
 
 JOURNAL = ".dossier-publish"  # in a staging folder: the files of the site once published; written last, it commits the publish
 BUNDLE = "pagefind"  # the search bundle's folder: replaced as a whole (most of its files change with any part)
 OLD_BUNDLE = ".old-bundle"  # in a staging folder: the bundle it replaced, deleted with the folder
-
-
-def listed_files(out: Path) -> set[str]:
-    """Return the files the site folder's marker lists (what the last build published there)."""
-    try:
-        return set((out / MARKER).read_text(encoding="utf-8").splitlines()[1:])
-    except OSError:
-        return set()
 
 
 def commit(folder: Path, files: set[str]) -> None:

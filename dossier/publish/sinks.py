@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
+from .folders import staged_or_live
 from .staging import SEARCH_TEXTS, carry_over, write_into
 
 
@@ -19,14 +20,7 @@ class EveryPage(Mapping[str, bytes]):
     def __getitem__(self, path: str) -> bytes:
         if path in self.fresh:
             return self.fresh[path]
-        if self.folder is None:
-            return self.pages[path]()
-        try:
-            return (self.folder / path).read_bytes()
-        except FileNotFoundError:
-            if self.previous is None:  # a staging folder that carries the previous site over has every page
-                raise
-            return (self.previous / path).read_bytes()  # patching: an unchanged page stays where it was
+        return self.pages[path]() if self.folder is None else staged_or_live(self.folder, self.previous, path)
 
     def __contains__(self, path: object) -> bool:
         return path in self.pages

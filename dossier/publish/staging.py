@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Iterable, Iterator
 
 from ..model.problems import UsageError
-from .folders import MARKER, MARKER_NOTE, remove_tree, walk_files
+from .folders import MARKER, MARKER_NOTE, listed_files, remove_tree, walk_files
 from .patch import commit, committed, roll_forward
 
 PROJECT_FOLDERS = ("content", "templates", "seeds")
@@ -44,10 +44,7 @@ def check_output(out: Path, project: Path) -> None:
 
 def files_not_made(out: Path) -> list[str]:
     """Return the files in a site folder that its last build did not write (added by hand, say)."""
-    marker = out / MARKER
-    if not marker.is_file():
-        return []
-    made = set(marker.read_text(encoding="utf-8", errors="replace").splitlines()[1:])
+    made = listed_files(out)
     if not made:
         return []  # a marker from before markers listed their files
     return sorted(path for path in walk_files(out, follow=True) if path not in made and path != MARKER)

@@ -28,6 +28,7 @@ from .words import text_words
 from ..render.fallback import NOT_INDEXED
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
+from ..publish.folders import staged_or_live
 from ..publish.staging import SEARCH_TEXTS, carry_over, walk_files
 
 EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (render/fallback.py NOT_INDEXED)
@@ -269,14 +270,8 @@ class Indexing:
         return False
 
     def page(self, path: str) -> bytes:
-        """Return a staged page, or, where a build patches the previous site (publish/patch.py) and
-        did not stage it, the page there."""
-        try:
-            return (self.folder / path).read_bytes()
-        except FileNotFoundError:
-            if self.previous is None:
-                raise
-            return (self.previous / path).read_bytes()
+        """Return a staged page, or the live one that a patching build did not stage (folders.py)."""
+        return staged_or_live(self.folder, self.previous, path)
 
     def write_vocabulary(self, words: set[str]) -> str:
         """Write the page of the given words that each part (and the delta) indexes too (see
