@@ -145,6 +145,52 @@ def test_edits_to_the_real_documentary(tmp_path):
         mirror.edit(path, re.escape(old), new, path)
 
 
+TRANSLATED = {
+    "content/site.yaml": "title: Test dossier\nlanguage: en\nlanguages: [en, es]\n",
+    "content/people/jorge-torres.md": (
+        "---\nname: Jorge Torres\nsummary: A sergeant.\nroles: [sergeant]\nplaces: [cucuta]\n"
+        "evidence: {places: {cucuta: \"[@ap \\\"drove an armoured truck across the bridge\\\"]\"}}\n---\n"
+        'Torres drove a truck.[@ap "drove an armoured truck across the bridge"] See [[aid-convoy]].\n'
+    ),
+    "content/people/jorge-torres.es.md": (
+        "---\nsummary: Un sargento.\nroles: [sargento]\n---\n"
+        'Torres condujo un camión.[@ap "drove an armoured truck across the bridge"] Véase [[aid-convoy]].\n'
+    ),
+}
+
+
+def test_edits_of_a_translated_record_relink_only_it_and_give_what_a_full_build_gives(make_site, monkeypatch):
+    from dossier.incremental import linked
+
+    mirror = Mirror(make_site(TRANSLATED))
+    relinked: list[set] = []  # the records linked one by one, edit by edit (a full build, to compare, links them all)
+    relink = linked.relink
+    monkeypatch.setattr(linked, "relink", lambda site, records, failed, keys: relinked.append(keys) or relink(site, records, failed, keys))
+    person, translation = "content/people/jorge-torres.md", "content/people/jorge-torres.es.md"
+    cited = '\\[@ap "drove an armoured truck across the bridge"\\] Véase'
+    for path, old, new, label in [
+        (translation, "camión\\.", "camión.[@ap \"We’re going to change history\"]", "a passage it cites first, in its own words (the event's are ASCII)"),
+        (person, "Torres drove a truck.", "Torres drove a big truck.", "the record's prose: the passage keeps the translation's words"),
+        (translation, "Torres condujo un camión.", "Torres condujo un camión grande.", "the translation's prose"),
+        (translation, cited, '[@ap "drove an armoured truck across the bridge"][@ap "Torres said"] Véase', "a passage only the translation cites"),
+        (translation, '\\[@ap "Torres said"\\]', "", "that citation taken out: the passage is cited by no one"),
+        (translation, "Véase \\[\\[aid-convoy\\]\\]", "Véase [[cucuta]]", "the translation links elsewhere"),
+        (person, "name: Jorge Torres", "name: Jorge Torres Ruiz", "the record's name, under its translation"),
+        (person, "Torres drove a big truck.", "Torres drove a large truck.", "the record's prose again"),
+        (translation, "Véase \\[\\[cucuta\\]\\]", "Véase [[nobody]]", "a link of the translation's to no record"),
+        (translation, "Véase \\[\\[nobody\\]\\]", "Véase [[cucuta]]", "mended"),
+        (translation, "roles: \\[sargento\\]", "roles: [sargento, conductor]", "a translation that no longer fits its record"),
+        (translation, "roles: \\[sargento, conductor\\]", "roles: [sargento]", "fitting again"),
+        (translation, "camión grande.", 'camión grande.[@ap "Torres never said"]', "a quote that is not in the source"),
+        (translation, '\\[@ap "Torres never said"\\]', "", "mended"),
+    ]:
+        mirror.edit(path, old, new, label)  # the problems, and every page, as a full build gives them
+        assert relinked.pop() == {("people", "jorge-torres")}, label  # linked alone
+    french = "content/people/jorge-torres.fr.md"  # a language dossier has no interface in: an error of its own
+    mirror.edit(french, None, "---\nsummary: Un sergent.\n---\n", "a translation in a language dossier does not carry")
+    mirror.edit(french, "summary", "sumary", "its problems change")
+
+
 PERSON_VARIANTS = [
     None,  # deleted
     "---\nname: Jorge Torres\nsummary: A sergeant.\nplaces: [cucuta]\n---\nTorres drove a truck.[@ap \"drove an armoured truck across the bridge\"] See [[aid-convoy]].\n",

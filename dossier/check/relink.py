@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+from typing import Iterator
 
 from .link import Key, Linker, Site, events_naming, sort_ids
+from ..text.markup import scan
 from ..text.passages import passage_id
 from ..model.problems import Problem
 from ..model.schema import Record
@@ -30,8 +32,6 @@ def can_relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Ke
     and no changed file still failing validation (its record is not in the site; it is linked whole)."""
     if failed != old_failed or any(key[0] in WHOLE_KINDS or key[0] not in site.model or key in failed for key in keys):
         return False
-    if any(getattr(kind_records.get(key[1]), "translations", None) for key in keys for kind_records in (site.records.get(key[0], {}), records.get(key[0], {}))):
-        return False  # a translation's problems belong to its own file: link them all again
     return all(records.get(kind, {}).keys() == site.records.get(kind, {}).keys() for kind in set(records) | set(site.records))
 
 
@@ -51,7 +51,8 @@ def relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Key], 
         linker = Linker(records, site.seeds, failed, site.model)  # a scratch site: this record's links and passages alone
         linker.link_record(record)
         linker.check_urls()
-        problems[record.path] = [p for p in linker.problems if p.path == record.path]
+        for path in files_of(site.get(key)) | files_of(record):  # a translation's problems belong to its own file
+            problems[path] = [p for p in linker.problems if p.path == path]
         touched |= add(new, key, record, linker.site)
     for source_id, pid in touched:
         settle(new, source_id, pid)
@@ -59,6 +60,32 @@ def relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Key], 
         if not new.passages.get(source_id, {}).keys() <= site.passages.get(source_id, {}).keys():
             order(new, source_id)  # add() put the passages new to the source last
     return new, problems
+
+
+def files_of(record: Record) -> set[str]:
+    """Return the content files of a record: its own and its translations'."""
+    return {record.path, *(translation.path for translation in record.translations.values())}
+
+
+def linked_quotes(site: Site, key: Key, record: Record) -> Iterator[tuple[str, str]]:
+    """Yield a record's citations as (source, quote), in the order the linking stage checks them: its
+    translations' bodies first, by language (checked, not kept: see Linker.link_record), then its own."""
+    for lang in sorted(record.translations):
+        translation = record.translations[lang]
+        for citation in scan(translation.body, translation.body_line, translation.path)[1]:
+            yield citation.source, citation.quote
+    for citation in site.citations.get(key, []):
+        yield citation.source, citation.quote
+
+
+def cited_passages(site: Site, key: Key, record: Record) -> set[tuple[str, str]]:
+    """Return the passages a record cites, as (source, passage id), its translations' among them."""
+    found = set()
+    for source_id, quote in linked_quotes(site, key, record):
+        passage = site.passages.get(source_id, {}).get(passage_id(quote))
+        if passage is not None and key in passage.cited_by:
+            found.add((source_id, passage.id))
+    return found
 
 
 def without(mapping: dict[Key, list], key: Key, item: object) -> None:
@@ -75,10 +102,10 @@ def unlink(site: Site, key: Key, record: Record) -> set[tuple[str, str]]:
     for target in site.links.pop(key, []):
         if target != key:
             without(site.mentioned_by, target, key)
+    passages = cited_passages(site, key, record)
     citations = site.citations.pop(key, [])
     for source_id in {c.source for c in citations}:
         without(site.cited_by, source_id, key)  # type: ignore[arg-type]
-    passages = {(c.source, passage_id(c.quote)) for c in citations}
     for source_id, pid in passages:
         passage = site.passages[source_id][pid]
         site.passages[source_id] = {**site.passages[source_id], pid: dataclasses.replace(passage, cited_by=[k for k in passage.cited_by if k != key])}
@@ -150,7 +177,7 @@ def settle(site: Site, source_id: str, pid: str) -> None:
         del passages[pid]
     else:
         first = min(passage.cited_by, key=lambda k: rank(site, k))
-        quote = next(c.quote for c in site.citations[first] if c.source == source_id and passage_id(c.quote) == pid)
+        quote = next(quote for source, quote in linked_quotes(site, first, site.get(first)) if source == source_id and passage_id(quote) == pid)
         passages[pid] = dataclasses.replace(passage, quote=quote)
     if passages:
         site.passages[source_id] = passages

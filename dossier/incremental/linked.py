@@ -15,7 +15,9 @@ from ..check.assets import files_named
 from ..check.audit import Auditor
 from ..check.link import Key, Site, check_references
 from ..check.relink import can_relink, relink
+from ..check.translations import shape_problems
 from ..check.validate import salvage, validate
+from ..model.i18n import LANGUAGES
 from ..model.problems import Problem, in_drafts
 from ..model.schema import Record, Translation
 from ..timings import layer
@@ -42,7 +44,7 @@ class LinkedSite:
         self.auditor = Auditor()  # remembers the warnings of records that have not changed
         self.relink_all = True  # a seed changed: every quote must be found again
         self.relisted = False  # content files came or went since the last link
-        self.paths: dict[Key, str] = {}  # the content file of each record marked as changed
+        self.paths: dict[Key, set[str]] = {}  # the content files (a record's, its translations') changed since the last link
         self.unlinked: set[Key] = set()  # records changed since the last link
 
     def load(self, scan: InputScan | None = None) -> None:
@@ -64,7 +66,7 @@ class LinkedSite:
         self.relink_all = self.relink_all or edits.seeds or edits.reloaded
         self.relisted = self.relisted or edits.relisted or edits.reloaded
         for key, relative in edits.records.items():
-            self.paths[key] = relative
+            self.paths.setdefault(key, set()).add(relative)
             self.unlinked.add(key)
         if edits.changed:
             self.link(None if self.relink_all else self.unlinked)
@@ -101,7 +103,7 @@ class LinkedSite:
         found += files_named(site, self.inputs.digests) + self.inputs.media_problems
         self.problems = sorted(in_drafts(found, set(drafts.values())))
         self.audit_due = not any(p.severity == "error" for p in self.problems)
-        self.unlinked, self.relink_all, self.relisted = set(), False, False
+        self.unlinked, self.relink_all, self.relisted, self.paths = set(), False, False, {}
 
     def validated(self, keys: set[Key] | None) -> tuple[dict[str, dict[str, Record]], set[Key]]:
         """Return the valid records by collection and the keys of those that failed: the linked site's
@@ -126,21 +128,43 @@ class LinkedSite:
 
     def place(self, keys: set[Key] | None) -> dict[str, dict[str, Record]] | None:
         """Return the linked site's records with the edited ones replaced, when nothing else can have
-        moved: no file came or went, each edited record was and is valid, and none is a source or the
-        settings (the only kinds where two files could claim one id). Else None: validate() again."""
+        moved: no file came or went, each edited record was and is valid (with each of its
+        translations), and none is a source or the settings (the only kinds where two files could
+        claim one id). Else None: validate() again."""
         if self.site is None or keys is None or self.relisted or any(kind in ("sources", "site") for kind, _ in keys):
             return None
         records = dict(self.site.records)
         for kind, rid in keys:
-            entry = self.inputs.entries.get(self.paths.get((kind, rid), ""))
-            if entry is None or entry.record is None or rid not in self.site.records.get(kind, {}):
+            old = self.site.records.get(kind, {}).get(rid)
+            record = self.revalidated(old, self.paths.get((kind, rid), set())) if old is not None else None
+            if record is None:
                 return None
-            if isinstance(entry.record, Translation) or self.site.records[kind][rid].translations:
-                return None  # validate() puts a record and its translations together
             if records[kind] is self.site.records[kind]:
                 records[kind] = dict(records[kind])  # the site before the edit keeps its own
-            records[kind][rid] = entry.record
+            records[kind][rid] = record
         return records
+
+    def revalidated(self, old: Record, edited: set[str]) -> Record | None:
+        """Return a record as its files now give it, with its translations put to it as validate()
+        does (in the order of their files), when its file and each translation's are valid and fit it
+        as before; else None (validate() again: a file's own problems are worked out there)."""
+        entries = self.inputs.entries
+        entry = entries.get(old.path)
+        if entry is None or entry.record is None or isinstance(entry.record, Translation):
+            return None
+        stem, dot, suffix = old.path.rpartition(".")
+        files = sorted(path for lang in LANGUAGES if (path := f"{stem}.{lang}{dot}{suffix}") in entries)
+        if not edited <= {old.path, *files}:
+            return None  # a translation in a language dossier has no interface in
+        translations = {}
+        for path in files:
+            translation = entries[path].record
+            if not isinstance(translation, Translation) or shape_problems(entry.record, translation):
+                return None
+            translations[translation.lang] = translation
+        if translations.keys() != old.translations.keys():
+            return None  # a translation that did not fit before: its file's problems are to be worked out again
+        return dataclasses.replace(entry.record, translations=translations) if translations else entry.record
 
     def audit(self) -> list[Problem]:
         """Add the editorial warnings to the problems, if the site has no errors; return the warnings."""
