@@ -163,19 +163,31 @@ def test_a_timeline_of_a_documentarys_size_stays_one_page(timeline_site):
     assert not (timeline_site / "site/timeline/2019").exists()
 
 
-def test_no_page_of_a_large_generated_site_is_over_1_mb(tmp_path):
-    """At 1,000 entities (the benchmark's project) a single timeline page would hold 1.2 MB (12 MB at
-    10,000); split, a timeline page lists at most PAGE_EVENTS events however large the site."""
+@pytest.fixture(scope="module")
+def large_site(tmp_path_factory):
+    """The benchmark's generated project of 1,000 entities."""
     import subprocess
     import sys
     from pathlib import Path
 
+    root = tmp_path_factory.mktemp("large") / "large"
+    generate = Path(__file__).resolve().parent.parent / "benchmarks/generate.py"
+    subprocess.run([sys.executable, str(generate), "1000", str(root)], check=True, capture_output=True)
+    return root
+
+
+def loaded(root):
     from dossier.incremental.session import Session
 
-    generate = Path(__file__).resolve().parent.parent / "benchmarks/generate.py"
-    subprocess.run([sys.executable, str(generate), "1000", str(tmp_path / "large")], check=True, capture_output=True)
-    session = Session(tmp_path / "large")
+    session = Session(root)
     session.load()
+    return session
+
+
+def test_no_page_of_a_large_generated_site_is_over_1_mb(large_site):
+    """At 1,000 entities (the benchmark's project) a single timeline page would hold 1.2 MB (12 MB at
+    10,000); split, a timeline page lists at most PAGE_EVENTS events however large the site."""
+    session = loaded(large_site)
     paths, _ = session.output.plan(session.site, session.root / "templates")
     # The pages that grow with the site: the timeline's and the lists (a record's page holds its own content).
     sizes = {path: len(session.output.pages[path]()) for path in paths if path.startswith("timeline/") or path.count("/") < 2}
@@ -183,6 +195,26 @@ def test_no_page_of_a_large_generated_site_is_over_1_mb(tmp_path):
     assert sizes["timeline/index.html"] < 100_000  # the overview: years, months, counts
     lists = {path: size for path, size in sizes.items() if not path.startswith("timeline/")}
     assert max(lists.values()) < 100_000, max(lists, key=lists.get)  # they grow with the site: ten times as many records, ten times the size
+
+
+def test_a_cold_builds_timeline_entries_are_rendered_before_its_pages_and_only_once(large_site):
+    """The rendering processes share the entries rendered before they fork (render_entries_once): no
+    timeline page renders one of its own, and each page is what it would be without them."""
+    from dossier.render.timeline import render_entries_once
+
+    session, plain = loaded(large_site), loaded(large_site)
+    paths, _ = session.output.plan(session.site, session.root / "templates")
+    plain.output.plan(plain.site, plain.root / "templates")
+    timeline = [path for path in paths if path.startswith("timeline/")]
+    render_entries_once(session.output.renderer, timeline, session.output.pages)
+    entries = dict(session.output.renderer.timeline_entries)
+    assert {filtered for _, filtered, _ in entries} == {False, True}  # as the year pages show them, and the filter pages
+    for path in timeline:
+        assert session.output.pages[path]() == plain.output.pages[path](), path
+    assert session.output.renderer.timeline_entries == entries  # none rendered again by a page
+    plain.output.renderer.forget()
+    render_entries_once(plain.output.renderer, timeline[1:], plain.output.pages)
+    assert plain.output.renderer.timeline_entries == {}  # for all the pages of a timeline only (a cold build), never for a few
 
 
 def test_a_record_of_few_events_has_no_filter_page_and_no_link_to_one(tmp_path):

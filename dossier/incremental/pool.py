@@ -14,6 +14,7 @@ from typing import Any
 
 from ..model.i18n import LANGUAGES
 from ..model.problems import BuildFailure
+from ..render.timeline import render_entries_once
 from ..timings import layer, page_layer, start_worker, take_report, worker_report
 
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
@@ -60,6 +61,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
         return digests
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
+    render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
     big_first = sorted(paths, key=lambda path: (path.count("/") > 2 and not path.startswith(("timeline/", "sources/")), path))
     context = multiprocessing.get_context("fork")
     _JOB = (session, sink, [big_first[start: start + CHUNK] for start in range(0, len(big_first), CHUNK)], context.Value("l", 0))

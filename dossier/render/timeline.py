@@ -4,13 +4,15 @@ site (its SVG axis is in axis.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Iterable, Sequence
 
 from ..model.dates import MONTHS, month_key
 from ..check.link import Site
 from ..model.record_types import facet_fields, facet_title
 from ..model.schema import Event, Record
 from ..model.settings import filter_pages_over
+from .context import PageContext
+from ..timings import layer
 
 
 @dataclass(frozen=True)
@@ -273,3 +275,23 @@ def timeline_page(site: Site, active: Filter | None, part: Part, parts: dict[Par
     before, after = neighbours(parts, part)
     return {"part": part, "listed": listed, "rows": overview(parts, part, base) if listed is None else [], "base": base,
             "total": len(events), "paged": len(parts) > 1, "before": before, "after": after}
+
+
+def render_entries_once(renderer: Any, paths: Iterable[str], every_page: Iterable[str]) -> None:
+    """Render the entries of the timelines whose pages are all about to be rendered (a cold build),
+    before the pages are shared out among processes: each process would otherwise render again
+    most entries for the pages it takes (at 10,000 records, 5 of the timeline's 14.5 s of CPU).
+    renderer.timeline_entry keeps each entry, as the filter pages show it and as the others do."""
+    paths, every_page = set(paths), set(every_page)
+    for lang in renderer.languages:
+        folder = renderer.prefix(lang) + "timeline/"
+        wanted = {path for path in paths if path.startswith(folder)}
+        if not wanted or wanted != {path for path in every_page if path.startswith(folder)}:
+            continue
+        site = renderer.site_in(lang)
+        page = PageContext(site, "timeline/", portable=renderer.portable, lang=lang, prefix=renderer.prefix(lang))
+        filter_pages = any(not path[len(folder):].split("/")[0].isdigit() and path != folder + "index.html" for path in wanted)
+        with layer("timeline"):
+            for eid in site.timeline:
+                for filtered in (False, True)[: 1 + filter_pages]:
+                    renderer.timeline_entry(page, site.records["events"][eid], filtered)
