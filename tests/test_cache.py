@@ -218,3 +218,30 @@ def test_a_site_saved_and_restored_has_the_same_passages_in_the_same_order_and_c
     assert len(site.passages["ap"]) > 1
     assert [(source, list(found.items())) for source, found in restored.passages.items()] == [(s, list(f.items())) for s, f in site.passages.items()]
     assert restored.records == site.records and restored.citations == site.citations
+
+
+def test_claims_saved_and_restored_are_the_same_claims_by_level_in_each_language(tmp_path):
+    import pickle
+
+    from dossier.incremental.session import Session
+
+    root = copy_project(tmp_path)  # the documentary: two languages, claims at every level
+    (root / "content/people/alexander-badillo.es.md").unlink()  # his Spanish page shows his English body and claims
+    session = Session(root)
+    session.load()
+    session.render()
+    indexes = session.output.claim_indexes
+    english, spanish = indexes["en"], indexes["es"]
+    first = next(key for key, (_, claims, _) in english.records.items() if claims)
+    record, claims, names = english.records[first]
+    english.records[first] = (record, [claims[0]._replace(url="elsewhere#claim-1"), *claims[1:]], names)  # cannot be made again from its record: kept whole
+    english.found = None  # not gathered yet
+    spanish.found = {level: claims[1:] for level, claims in spanish.found.items()}  # not the records' claims gathered: kept whole
+    restored = pickle.loads(pickle.dumps(indexes, protocol=pickle.HIGHEST_PROTOCOL))
+    assert len({level for index in indexes.values() for level in index.found or {}}) > 2
+    for lang, index in indexes.items():
+        again = restored[lang]
+        assert list(again.records) == list(index.records) and again.records == index.records, lang
+        assert again.found == index.found and again.version == index.version and again.derived_from == index.derived_from, lang
+    assert restored["en"].records[first][1][0].url == "elsewhere#claim-1" and restored["en"].found is None
+    assert any(claim.lang == "en" for claims in restored["es"].found.values() for claim in claims)

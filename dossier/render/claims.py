@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Mapping, NamedTuple
+from sys import intern
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..check.link import record_line
 from ..text.markup import CLAIM, SUPPORT
@@ -149,6 +150,35 @@ class ClaimIndex:
         self.found: dict[str, list[Claim]] | None = None
         self.version = 0
 
+    def __getstate__(self) -> dict:
+        """Pickle each record's claims as their texts and levels, which with the record make them
+        again (its page's address and name: see record_claims), and the claims by level as True when
+        they are the records' claims gathered in turn (as they are but for a bug). At 10,000 records
+        the 186,000 claims pickled one tuple at a time took 0.7 s of the 2 s that saving a build's
+        session takes."""
+        records: dict[tuple[str, str], tuple] = {}
+        for key, (record, claims, names) in self.records.items():
+            url, label = record.page_url, record.label
+            lang = claims[0].lang if claims else ""
+            made = all(c.url == f"{url}#claim-{n}" and c.page == label and c.lang == lang for n, c in enumerate(claims, start=1))
+            records[key] = (record, names, [c.text for c in claims], [intern(c.level) for c in claims], lang) if made else (record, names, claims)
+        found = self.found
+        return {**self.__dict__, "records": records, "found": True if found is not None and found == gathered(self.records.values()) else found}
+
+    def __setstate__(self, state: dict) -> None:
+        """Make the claims again from their texts and levels (see __getstate__), and gather them by level."""
+        records = {}
+        for key, (record, names, *kept) in state["records"].items():
+            if len(kept) == 1:
+                claims = kept[0]
+            else:
+                texts, levels, lang = kept
+                url, label = record.page_url, record.label
+                claims = [Claim(text, f"{url}#claim-{n}", label, level, lang) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
+            records[key] = (record, claims, names)
+        found = state["found"]
+        self.__dict__.update(state, records=records, found=gathered(records.values()) if found is True else found)
+
     def claims(self, site: Any, edited: set[tuple[str, str]] | None = None) -> dict[str, list[Claim]]:
         """Return every claim of a linked site by support level, most sources first, each level in the
         records' order. edited: the only records that can have changed since the last call, if known
@@ -188,11 +218,7 @@ class ClaimIndex:
 
     def gather(self, records: list[Record]) -> dict[str, list[Claim]]:
         """Put every record's claims together by support level; count a new version if they differ."""
-        found: dict[str, list[Claim]] = {}
-        for record in records:
-            for claim in self.records[(record.collection, record.id)][1]:
-                found.setdefault(claim.level, []).append(claim)
-        found = {level: found[level] for level in sorted(found, key=level_order)}
+        found = gathered(self.records[(record.collection, record.id)] for record in records)
         if found != self.found:
             self.found, self.version = found, self.version + 1
         return self.found
@@ -201,6 +227,15 @@ class ClaimIndex:
     def names(site: Any, key: tuple[str, str]) -> tuple:
         """Return the names of the records a record links to: its claims show them."""
         return tuple(site.get(linked).label for linked in site.links.get(key, ()))
+
+
+def gathered(entries: Iterable[tuple[Record, list[Claim], tuple]]) -> dict[str, list[Claim]]:
+    """Return the claims of records (ClaimIndex.records' entries) by support level, most sources first, each level in the records' order."""
+    found: dict[str, list[Claim]] = {}
+    for _, claims, _ in entries:
+        for claim in claims:
+            found.setdefault(claim.level, []).append(claim)
+    return {level: found[level] for level in sorted(found, key=level_order)}
 
 
 def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None], lang: str | None = None) -> list[Claim]:
