@@ -5,7 +5,8 @@ to the floor (benchmarks/floor.py) measured in the same run:
 
 - cold build (no cache), warm build (nothing changed), warm build after one file changed;
 - in `serve`: from a file write to the rebuild being done, and to the browser showing the change
-  (Playwright driving Debian's chromium), for an edit of a person's prose;
+  (Playwright driving Debian's chromium), for an edit of a person's prose; also on a copy of this
+  documentary (two languages);
 - peak memory of the build (the sum over its processes of the proportional set size, sampled).
 - CPU time of the floor and of the cold build (user and system, over every process it waited for);
 - where the cold build's CPU goes, layer by layer, each against its budget (benchmarks/breakdown.py:
@@ -112,8 +113,8 @@ def size_of(root: Path) -> int:
 
 
 def person_file(root: Path) -> Path:
-    """Return the content file that the edits change: the first person."""
-    return sorted((root / "content/people").glob("*.md"))[0]
+    """Return the content file that the edits change: the first person (not a translation, x.es.md)."""
+    return sorted(path for path in (root / "content/people").glob("*.md") if "." not in path.stem)[0]
 
 
 def change(file: Path, number: int) -> str:
@@ -237,6 +238,22 @@ def serving(root: Path, runs: int, browser: bool) -> tuple[list[float], list[flo
     return rebuild, shown, peak
 
 
+def documentary_serving(runs: int, browser: bool) -> str:
+    """Time the preview on a copy of this documentary (two languages: an edit relinks a record with
+    its translation); return the line the report gives it."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder) / "documentary"
+        for name in ("content", "seeds", "media", "templates"):
+            if (PROJECT / name).is_dir():
+                shutil.copytree(PROJECT / name, root / name)
+        subprocess.run([PYTHON, str(PROJECT / "build.py"), "build", "--source", str(root)], check=True, capture_output=True)
+        records = records_of(root)
+        rebuild, shown, _ = serving(root, runs, browser)
+    browser_part = f", save → browser {statistics.median(shown) * 1000:.0f} ms" if shown else ""
+    return (f"- this documentary ({records} records, in two languages): save → rebuilt {statistics.median(rebuild) * 1000:.0f} ms{browser_part}"
+            f" (medians of {len(rebuild)} edits)")
+
+
 def machine() -> str:
     """Describe the machine: cores and processor."""
     model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), platform.processor())
@@ -306,6 +323,7 @@ def main() -> None:
             cpu_lines.append(f"- {size:,} entities: floor {cpu['floor']:.1f} s, cold build {cpu['cold']:.1f} s ({cpu['cold'] / cpu['floor']:.2f}× the floor's;"
                              f" {cpu['cold'] / median['cold'] / (os.cpu_count() or 1):.0%} of {os.cpu_count()} cores over its wall time)")
         print("\n".join(report), flush=True)
+    report += ["", "The preview on this documentary, in the same run:", "", documentary_serving(args.runs, not args.no_browser)]
     if len(beside) > 2:
         report += ["", "Beside Hugo on an equivalent site, in the same runs (medians):", ""] + beside
     if cpu_lines:

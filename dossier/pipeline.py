@@ -118,7 +118,8 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
         stop_on_problems(summary.problems, strict)
         files = summary.published[1]
         return BuildReport(page_counts(files), len(files), time.perf_counter() - started, summary.problems, cpu=clock.by_layer())
-    session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs, drafts=drafts)
+    session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs, drafts=drafts,
+                                     defer_audit=not strict)  # warnings stop a strict build before it renders
     phases = {"load": time.perf_counter() - started}
     stop_on_problems(session.problems, strict)
     rendered = 0
@@ -139,6 +140,8 @@ def render_index_publish(session: Session, out: Path, previous: Path | None, wor
     search = SearchIndex(session, previous, workers)
     try:
         rendered = render(session, staging.folder, previous, workers, search, phases)
+        session.audit()  # if deferred, and not done while the pages rendered
+        session.linked.defer_audit = False  # the next build, from this session, audits as it links
         index(search, staging.folder, phases)
     except BaseException:
         search.stop()

@@ -233,3 +233,35 @@ def test_a_marker_standing_in_for_the_words_a_sentence_needs_is_flagged(make_sit
         f"content/sources/ap.yaml:7: warning: a citation marker stands in for the words after 'says'{hint}",  # a YAML block: its columns are not the file's
     ]
     assert main(["check", "--source", str(root)]) == 0  # a warning, not an error, without --strict
+
+
+def test_a_cold_build_audits_while_its_workers_render_and_a_strict_one_before_it_renders(make_site, monkeypatch):
+    import multiprocessing
+
+    import pytest
+
+    from dossier.check.audit import Auditor
+    from dossier.incremental import pool
+    from dossier.model.problems import ContentError
+    from dossier.pipeline import build
+
+    people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(pool.PARALLEL_FROM)}
+    root = make_site({**people, "content/people/person-000.md": "---\nname: Person 0\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"] Not cited.\n"})
+    done: list[str] = []  # in this process: the audit, and its share of the pages
+    audit, render_claimed = Auditor.audit, pool.render_claimed
+    monkeypatch.setattr(Auditor, "audit", lambda self, site: done.append("audit" + " while a worker renders" * bool(multiprocessing.active_children())) or audit(self, site))
+    monkeypatch.setattr(pool, "render_claimed", lambda: done.append("render") or render_claimed())
+    with pytest.raises(ContentError):
+        build(root, root / "strict", strict=True, workers=2)
+    assert done == ["audit"] and not (root / "strict").exists()  # before anything is rendered
+    done.clear()
+    report = build(root, root / "site", workers=2)
+    assert done == ["audit while a worker renders", "render"]
+    assert [p.message.split(" (")[0] for p in report.warnings] == ["sentence cites no source"]
+    person = root / "content/people/person-001.md"
+    person.write_text(person.read_text(encoding="utf-8").replace("drove.[", "drove. Also not cited.["), encoding="utf-8")
+    page = (root / "site/people/person-001/index.html").read_bytes()
+    with pytest.raises(ContentError) as failed:  # from the saved session, which audits as it links again
+        build(root, root / "site", strict=True, workers=2)
+    assert sorted(p.path for p in failed.value.problems) == ["content/people/person-000.md", "content/people/person-001.md"]
+    assert (root / "site/people/person-001/index.html").read_bytes() == page

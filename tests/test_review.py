@@ -165,7 +165,7 @@ def test_the_html_sheet_reads_at_a_phones_width_and_a_link_opens_its_record(make
     assert page.evaluate("document.getElementById('sources-ap').open") is True  # folded, opened by the link
     assert page.evaluate("document.getElementById('people-jorge-torres').open") is False
     page.click('a[href="#people-jorge-torres"]')
-    assert page.evaluate("document.getElementById('people-jorge-torres').open") is True
+    page.wait_for_function("document.getElementById('people-jorge-torres').open", timeout=5000)  # opened on hashchange, an event later
 
 
 def test_review_refuses_what_it_cannot_do(make_site, capsys):

@@ -74,6 +74,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             process.start()
             writer.close()
             started.append((process, reader))
+        session.audit()  # a fresh build's editorial warnings, deferred to be worked out here while the workers render
         digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
         for process, reader in started:
             part, searchable, words, reads, cpu = worker_result(process, reader)
