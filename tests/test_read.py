@@ -66,3 +66,29 @@ def test_what_many_files_repeat_is_held_once(make_site):
     assert len(keys) == 2 and keys[0] is keys[1]
     assert site.links[("people", "ana")] == site.links[("people", "bea")] == [("places", "cucuta")]
     assert site.links[("people", "ana")][0] is site.links[("people", "bea")][0]
+
+
+def test_a_large_project_is_read_in_two_processes_as_one_reads_it(make_site, monkeypatch):
+    from dossier.incremental import pool
+    from dossier.incremental.inputs import Inputs
+    from dossier.timings import BuildClock, layer, take_report
+
+    people = {f"content/people/person-{n}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(9)}
+    root = make_site({**people, "content/people/person-3.md": "---\nname: [unclosed\n---\n",  # a file that cannot be read, in the second process's share
+                      "content/people/person-5.md": "---\nname: Person 5\nsummary: S.\ndraft: true\n---\nA draft.\n",
+                      "content/people/person-6.md": "---\nname: Person 6\n---\nNo summary.\n"})
+    alone = Inputs(root)
+    alone.load()
+    sent: list[tuple] = []
+    monkeypatch.setattr(pool, "SPLIT_FROM", 2)
+    monkeypatch.setattr(pool, "take_report", lambda report: sent.append(report) or take_report(report))
+    clock = BuildClock()
+    both = Inputs(root)
+    with layer("read"):
+        both.load()
+    assert [list(layers) for layers, _ in sent] == [["read"]]  # a second process read its share, and reported its CPU
+    assert list(both.entries) == list(alone.entries) and both.entries == alone.entries
+    assert both.drafts == alone.drafts == {"content/people/person-5.md"}
+    assert [e.read_problems or e.validation_problems for e in both.entries.values()] == [e.read_problems or e.validation_problems for e in alone.entries.values()]
+    assert any(e.read_problems for e in both.entries.values()) and any(e.validation_problems for e in both.entries.values())
+    assert clock.by_layer().get("read", 0) > 0

@@ -194,7 +194,7 @@ def test_a_rendering_worker_that_dies_stops_the_build_with_a_clear_error(tmp_pat
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous_handler)
-    assert capsys.readouterr().err == "dossier: failed: a process rendering pages was killed by signal 9 (out of memory?); try again with fewer processes (build --jobs 1)\n"
+    assert capsys.readouterr().err == "dossier: failed: a process of the build was killed by signal 9 (out of memory?); try again with fewer processes (build --jobs 1)\n"
     assert {path: (root / "site" / path).read_bytes() for path in walk_files(root / "site")} == before
 
 

@@ -26,6 +26,7 @@ from ..read.documents import Document, content_files, is_editor_artifact, read_d
 from ..model.schema import Record
 from ..render import theme
 from ..check.validate import validate_document
+from .pool import in_two_processes
 
 INPUT_FOLDERS = ("content", "seeds", "templates", "media")
 Key = tuple[str, str]
@@ -153,9 +154,9 @@ class Inputs:
         self.model, self.model_problems = read_model(self.root)
         files, self.listing = content_files(self.root, self.model)
         self.entries, self.drafts = {}, set()
-        for file in files:
-            relative = file.relative_to(self.root).as_posix()
-            self.read_entry(relative, self.digests.get(relative))
+        relatives = [file.relative_to(self.root).as_posix() for file in files]
+        for relative, entry in zip(relatives, in_two_processes(self.new_entries, relatives, "read")):
+            self.keep_entry(relative, entry)
         self.read_seeds()
         self.media, self.media_problems = read_media(self.root)
 
@@ -165,16 +166,28 @@ class Inputs:
         before = self.entries.get(relative)
         if before is not None and data is not None and before.digest == data:
             return False
+        self.keep_entry(relative, self.new_entry(relative, data))
+        return True
+
+    def new_entry(self, relative: str, data: bytes | None) -> Entry:
+        """Read and validate one content file (data: the digest of its bytes)."""
         document, read_problems = read_document(self.root, self.root / relative)
         record, validation_problems = validate_document(document, self.model) if document is not None else (None, [])
         if document is not None and record is not None:  # valid: keep only what validate() needs to place the record
             document = Document(document.path, document.kind, document.id, {})
-        entry = self.entries[relative] = Entry(data, document, record, read_problems, validation_problems)
+        return Entry(data, document, record, read_problems, validation_problems)
+
+    def new_entries(self, relatives: list[str]) -> list[Entry]:
+        """Read and validate content files (their digests as the scan found them, or as they are)."""
+        return [self.new_entry(relative, self.digests.get(relative) or file_digest(self.root / relative)) for relative in relatives]
+
+    def keep_entry(self, relative: str, entry: Entry) -> None:
+        """Keep a content file's entry, and note whether it is a draft."""
+        self.entries[relative] = entry
         if is_draft(entry):
             self.drafts.add(relative)
         else:
             self.drafts.discard(relative)
-        return True
 
     def read_seeds(self) -> bool:
         """Read every seed again; return whether any changed."""
