@@ -229,7 +229,7 @@ def test_the_browser_follows_saves_and_errors_without_a_manual_reload(make_site,
         shown(page, "Torres drove a red truck.")
         edit(root, PERSON, "a red truck", "a blue truck")
         shown(page, "Torres drove a blue truck.")
-        assert time.monotonic() - started < 1.0, "two saves should show within a second"
+        assert time.monotonic() - started < 2.5, "livereload drops a reload within 3 s of the last: the second save must show before"
         edit(root, PERSON, "See [[aid-convoy]].", "See [[aid-convoi]].")
         shown(page, "unknown link '[[aid-convoi]]'")
         assert "The site cannot be built: 1 error" in page.title() or "Build failed" in page.title()

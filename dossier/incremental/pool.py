@@ -78,7 +78,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
         session.audit()  # a fresh build's editorial warnings, deferred to be worked out here while the workers render
         digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
         for process, reader in started:
-            part, searchable, words, reads, cpu = worker_result(process, reader)
+            (part, searchable, words, reads), cpu = worker_result(process, reader)
             take_report(cpu)
             digests.update(part)
             session.output.reads.update(reads)
@@ -122,26 +122,24 @@ def in_two_processes(work: Callable[[list], list], items: list, layer_name: str)
 
 def work_in_worker(work: Callable[[list], list], items: list, layer_name: str, writer: Connection) -> None:
     """Do a forked process's share of in_two_processes' work and send it back (or what it raised)."""
-    quiet_worker()
-    start_worker()
-    try:
+    def share() -> list:
         with layer(layer_name):
-            done = work(items)
-        outcome: tuple[str, Any] = ("done", (done, worker_report()))
-    except BaseException as error:  # raised again in the parent
-        outcome = ("failed", error)
-    try:
-        writer.send(outcome)
-    except Exception:  # what was raised does not pickle
-        writer.send(("failed", RuntimeError(repr(outcome[1]))))
+            return work(items)
+
+    send_from_worker(writer, share)
 
 
 def render_in_worker(writer: Connection) -> None:
     """Render this forked worker's share of the pages and send the outcome (or what it raised) back."""
+    send_from_worker(writer, render_claimed)
+
+
+def send_from_worker(writer: Connection, make: Callable[[], Any]) -> None:
+    """In a forked worker: send back what make() returns with the worker's CPU by layer, or what it raised."""
     quiet_worker()
     start_worker()
     try:
-        outcome: tuple[str, Any] = ("done", (*render_claimed(), worker_report()))
+        outcome: tuple[str, Any] = ("done", (make(), worker_report()))
     except BaseException as error:  # raised again in the parent
         outcome = ("failed", error)
     try:
