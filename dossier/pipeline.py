@@ -118,15 +118,16 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
         stop_on_problems(summary.problems, strict)
         files = summary.published[1]
         return BuildReport(page_counts(files), len(files), time.perf_counter() - started, summary.problems, cpu=clock.by_layer())
+    workers = workers or os.cpu_count() or 1
     session, previous = open_session(root, out, portable=portable, base_url=base_url, use_cache=use_cache, inputs=inputs, drafts=drafts,
-                                     defer_audit=not strict)  # warnings stop a strict build before it renders
+                                     defer_audit=not strict, processes=workers)  # warnings stop a strict build before it renders
     phases = {"load": time.perf_counter() - started}
     stop_on_problems(session.problems, strict)
     rendered = 0
     if previous is not None and session.up_to_date():
         close_session(session, out, use_cache)
     else:
-        rendered = render_index_publish(session, out, previous, workers or os.cpu_count() or 1, use_cache, phases)
+        rendered = render_index_publish(session, out, previous, workers, use_cache, phases)
     written = session.output.written
     return BuildReport(page_counts(written), len(written), time.perf_counter() - started, session.problems, phases, rendered, clock.by_layer())
 

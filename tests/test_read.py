@@ -82,10 +82,12 @@ def test_a_large_project_is_read_in_two_processes_as_one_reads_it(make_site, mon
     sent: list[tuple] = []
     monkeypatch.setattr(pool, "SPLIT_FROM", 2)
     monkeypatch.setattr(pool, "take_report", lambda report: sent.append(report) or take_report(report))
+    Inputs(root).load(processes=1)  # as build --jobs 1 reads: alone
+    assert sent == []
     clock = BuildClock()
     both = Inputs(root)
     with layer("read"):
-        both.load()
+        both.load(processes=2)
     assert [list(layers) for layers, _ in sent] == [["read"]]  # a second process read its share, and reported its CPU
     assert list(both.entries) == list(alone.entries) and both.entries == alone.entries
     assert both.drafts == alone.drafts == {"content/people/person-5.md"}

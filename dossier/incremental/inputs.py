@@ -146,8 +146,9 @@ class Inputs:
         self.digests: dict[str, bytes] = {}  # digest of every file in content/, seeds/ and templates/, and of the package's theme
         self.scan = InputScan({})  # the last scan of every input (see scan_inputs)
 
-    def load(self, scan: InputScan | None = None) -> None:
-        """Read every content file and seed (scan: the inputs' digests as they are, if known)."""
+    def load(self, scan: InputScan | None = None, processes: int = 1) -> None:
+        """Read every content file and seed (scan: the inputs' digests as they are, if known; with
+        processes 2 or more, a large project's files are read by two: see pool.in_two_processes)."""
         real_folders.cache_clear()  # where the project's folders lead may have changed since
         self.scan = scan or scan_inputs(self.root)
         self.digests = dict(self.scan.digests)
@@ -155,7 +156,7 @@ class Inputs:
         files, self.listing = content_files(self.root, self.model)
         self.entries, self.drafts = {}, set()
         relatives = [file.relative_to(self.root).as_posix() for file in files]
-        for relative, entry in zip(relatives, in_two_processes(self.new_entries, relatives, "read")):
+        for relative, entry in zip(relatives, in_two_processes(self.new_entries, relatives, "read", processes)):
             self.keep_entry(relative, entry)
         self.read_seeds()
         self.media, self.media_problems = read_media(self.root)

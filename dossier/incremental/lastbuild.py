@@ -60,12 +60,13 @@ def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, I
 
 
 def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str | None = None, use_cache: bool = True,
-                 inputs: InputScan | None = None, drafts: str = "out", defer_audit: bool = False) -> tuple[Session, Path | None]:
+                 inputs: InputScan | None = None, drafts: str = "out", defer_audit: bool = False, processes: int = 1) -> tuple[Session, Path | None]:
     """Return a session for building root into out, brought up to date, and the folder holding its
     last output (None when everything must be rendered): restored from the cache when the last build
     used the same code and options, else loaded afresh. inputs: the inputs as they are, if scanned.
     defer_audit: a session loaded afresh leaves its editorial warnings to be worked out later
-    (the rendering processes' parent does it while they render: see pool.render_pages)."""
+    (the rendering processes' parent does it while they render: see pool.render_pages). processes:
+    how many may read a large project's files, when it is loaded afresh."""
     from .session import Session  # imported here: a build with nothing to do never needs it
 
     with layer("restore state"):
@@ -81,7 +82,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
         previous = out if intact(session.output.published, out) and set(session.output.published[1]) == set(session.output.written) else None  # type: ignore[index]
     else:
         session = Session(root, portable=portable, base_url=base_url, drafts=drafts, defer_audit=defer_audit)
-        session.load(inputs)
+        session.load(inputs, processes)
     session.output.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
     return session, previous
 

@@ -47,10 +47,11 @@ class LinkedSite:
         self.paths: dict[Key, set[str]] = {}  # the content files (a record's, its translations') changed since the last link
         self.unlinked: set[Key] = set()  # records changed since the last link
 
-    def load(self, scan: InputScan | None = None) -> None:
-        """Read, validate and link the whole project (scan: its inputs' digests as they are, if known)."""
+    def load(self, scan: InputScan | None = None, processes: int = 1) -> None:
+        """Read, validate and link the whole project (scan: its inputs' digests as they are, if known;
+        processes: how many may read a large project's files)."""
         with layer("read"):
-            self.inputs.load(scan)
+            self.inputs.load(scan, processes)
         self.link(None)
 
     def show_drafts(self, mode: str) -> bool:

@@ -96,11 +96,11 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     return digests
 
 
-def in_two_processes(work: Callable[[list], list], items: list, layer_name: str) -> list:
+def in_two_processes(work: Callable[[list], list], items: list, layer_name: str, processes: int) -> list:
     """Return work(items), a forked process doing every other item while this one does the rest
     (for the load, which would otherwise keep one core of two waiting), its CPU counted to the layer
-    named. Fewer than SPLIT_FROM items, or one core, are done here alone."""
-    if len(items) < SPLIT_FROM or (os.cpu_count() or 1) < 2 or not hasattr(os, "fork"):
+    named. Fewer than SPLIT_FROM items, or fewer than two processes allowed, are done here alone."""
+    if processes < 2 or len(items) < SPLIT_FROM or not hasattr(os, "fork"):
         return work(items)
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)

@@ -80,10 +80,11 @@ class Session:
         """Return every draft's file, as last linked."""
         return self.linked.drafts
 
-    def load(self, scan: InputScan | None = None) -> None:
-        """Read, validate and link the whole project (scan: its inputs' digests as they are, if known)."""
+    def load(self, scan: InputScan | None = None, processes: int = 1) -> None:
+        """Read, validate and link the whole project (scan: its inputs' digests as they are, if known;
+        processes: how many may read a large project's files)."""
         self.output.pending = EVERYTHING
-        self.linked.load(scan)
+        self.linked.load(scan, processes)
 
     def show_drafts(self, mode: str) -> bool:
         """Show drafts as the mode says from now on (the preview, opened from a build's session);

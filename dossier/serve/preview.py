@@ -62,7 +62,7 @@ class Preview:
         are carried over (linked, never changed) instead of rendered again."""
         started = time.perf_counter()
         site = self.root / "site"
-        self.session, previous = open_session(self.root, site)
+        self.session, previous = open_session(self.root, site, processes=os.cpu_count() or 1)
         self.session.linked.defer_audit = True
         if self.session.show_drafts("preview"):  # site/ leaves the drafts out: render every page, and index them
             previous = None
