@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..check.assets import files_named
 from ..check.audit import Auditor
+from ..check.coverage import translation_path
 from ..check.link import Key, Site, check_references
 from ..check.relink import can_relink, relink
 from ..check.translations import shape_problems
@@ -153,8 +154,7 @@ class LinkedSite:
         entry = entries.get(old.path)
         if entry is None or entry.record is None or isinstance(entry.record, Translation):
             return None
-        stem, dot, suffix = old.path.rpartition(".")
-        files = sorted(path for lang in LANGUAGES if (path := f"{stem}.{lang}{dot}{suffix}") in entries)
+        files = sorted(path for lang in LANGUAGES if (path := translation_path(old, lang)) in entries)
         if not edited <= {old.path, *files}:
             return None  # a translation in a language dossier has no interface in
         translations = {}
