@@ -248,7 +248,7 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
     build.add_argument("--timings", action="store_true", help="print where the build's CPU went, by layer (reading, linking, each kind of page, search, publishing)")
     build.add_argument("--jobs", type=int, metavar="N",
-                       help="processes rendering pages (and reading a large project), and search indexing runs at a time (default: one per core); fewer use less memory")
+                       help="processes rendering pages (and reading and linking a large project), and search indexing runs at a time (default: one per core); fewer use less memory")
     check = commands.add_parser("check", help="validate everything and write nothing")
     check.add_argument("--strict", action="store_true", help="treat warnings as errors (but a draft's own)")
     for sub in (build, check):

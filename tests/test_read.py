@@ -69,7 +69,7 @@ def test_what_many_files_repeat_is_held_once(make_site):
 
 
 def test_a_large_project_is_read_in_two_processes_as_one_reads_it(make_site, monkeypatch):
-    from dossier.incremental import pool
+    from dossier import forked
     from dossier.incremental.inputs import Inputs
     from dossier.timings import BuildClock, layer, take_report
 
@@ -80,8 +80,8 @@ def test_a_large_project_is_read_in_two_processes_as_one_reads_it(make_site, mon
     alone = Inputs(root)
     alone.load()
     sent: list[tuple] = []
-    monkeypatch.setattr(pool, "SPLIT_FROM", 2)
-    monkeypatch.setattr(pool, "take_report", lambda report: sent.append(report) or take_report(report))
+    monkeypatch.setattr(forked, "SPLIT_FROM", 2)
+    monkeypatch.setattr(forked, "take_report", lambda report: sent.append(report) or take_report(report))
     Inputs(root).load(processes=1)  # as build --jobs 1 reads: alone
     assert sent == []
     clock = BuildClock()
@@ -94,3 +94,44 @@ def test_a_large_project_is_read_in_two_processes_as_one_reads_it(make_site, mon
     assert [e.read_problems or e.validation_problems for e in both.entries.values()] == [e.read_problems or e.validation_problems for e in alone.entries.values()]
     assert any(e.read_problems for e in both.entries.values()) and any(e.validation_problems for e in both.entries.values())
     assert clock.by_layer().get("read", 0) > 0
+
+
+def test_a_large_site_is_linked_in_two_processes_as_one_links_it(make_site, monkeypatch):
+    """Half of a large site's records are examined in a second process: the site, its passages'
+    wording and order, who cites what and every problem, in order, are as one process makes them."""
+    from dossier import forked
+    from dossier.check.link import link
+    from dossier.incremental.linked import LinkedSite
+    from dossier.timings import BuildClock, layer, take_report
+
+    people = {f"content/people/a{n}.md": f"---\nname: A {n}\nsummary: S.\n---\nA {n} crossed.[@ap \"across the bridge\"] See [[cucuta]].\n"
+              for n in range(6)}
+    root = make_site({**people,
+                      # the first to cite a passage gives its wording: the second process's records too
+                      "content/people/a1.md": "---\nname: A 1\nsummary: S.\n---\nA 1 drove.[@ap \"drove an  armoured truck across the bridge\"]\n",
+                      "content/people/a2.md": "---\nname: A 2\nsummary: S.\n---\nA 2 drove.[@ap \"drove an armoured truck across the bridge\"] "
+                                              "See [[nobody]].[@ap \"no such words\"] [@nope \"x\"]\n",
+                      "content/people/a2.es.md": "---\nname: A 2\nsummary: S.\n---\nA 2 condujo.[@ap \"across the bridge\"] Ver [[nadie]].\n",
+                      "content/people/a3.md": "---\nname: A 3\nsummary: S.\nplaces: [nowhere]\n---\nA 3 spoke.[@ap \"going to change history\"]\n"})
+    loaded = LinkedSite(root)
+    loaded.load()
+    records, seeds, model = loaded.site.records, loaded.inputs.seed_texts, loaded.inputs.model
+    alone, alone_problems = link(records, seeds, loaded.failed, model, processes=2)  # too few records to share
+    sent: list[tuple] = []
+    monkeypatch.setattr(forked, "SPLIT_FROM", 2)
+    monkeypatch.setattr(forked, "take_report", lambda report: sent.append(report) or take_report(report))
+    clock = BuildClock()
+    with layer("validate and link"):
+        both, both_problems = link(records, seeds, loaded.failed, model, processes=2)
+    assert [list(layers) for layers, _ in sent] == [["validate and link"]]  # a second process examined its share, and reported its CPU
+    assert clock.by_layer().get("validate and link", 0) > 0
+    assert both_problems == alone_problems and len(alone_problems) >= 5  # unknown links, a missing quote and source, a translation's link
+    assert both == alone
+    for name in ("citations", "links", "cited_by", "passages", "mentioned_by"):
+        assert list(getattr(both, name)) == list(getattr(alone, name)), name
+    assert [list(by_id) for by_id in both.passages.values()] == [list(by_id) for by_id in alone.passages.values()]
+    assert [p.quote for by_id in both.passages.values() for p in by_id.values()] == [p.quote for by_id in alone.passages.values() for p in by_id.values()]
+    assert "drove an  armoured truck across the bridge" in [p.quote for p in both.passages["ap"].values()]  # a1's wording, examined by the second process before any other cites it
+    cited = [c.source for key in both.citations for c in both.citations[key]]
+    assert all(source is cited[0] for source in cited)  # one string for a source's id, wherever examined
+    assert both.links[("people", "a0")][0] is both.links[("people", "a4")][0]  # one tuple for a record's key

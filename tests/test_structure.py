@@ -20,7 +20,7 @@ from dossier.incremental import cache
 PACKAGE = PROJECT / "dossier"
 # The stages in the order the code has them: each may import from those before it, never from one
 # after it. A subpackage is named by its folder, a module at the package's top by its name.
-STAGES = ["timings", "model", "read", "text", "check", "render", "publish", "search", "incremental", "pipeline", "editors", "serve", "cli"]
+STAGES = ["timings", "model", "forked", "read", "text", "check", "render", "publish", "search", "incremental", "pipeline", "editors", "serve", "cli"]
 MOST_LINES = 350
 
 

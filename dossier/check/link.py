@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from typing import cast
+from typing import NamedTuple, cast
 
 from .evidence import citations_of
+from ..forked import in_two_processes
 from ..text.markup import scan
 from ..model.record_types import BUILT_IN, RESERVED, Model
 from ..text.passages import SeedText, inserted_spans, mark_differences, passage_id
@@ -18,6 +19,16 @@ from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
 from ..read.documents import column_of
 from .site import Key, Passage, Site, default_config, shared_key  # the linked site's shapes, which other stages import from here too
+
+
+class Examined(NamedTuple):
+    """What linking finds of one record before adding it to the site (see Linker.examine): a tuple,
+    as a second process examines half of a large site's records and sends them back."""
+
+    targets: list[Key]  # the records its body links to, each once, in order
+    citations: list[Citation]  # its verified citations, front matter's first
+    passages: list[tuple[str, str, str, int, int]]  # what they and its translations' cite: source, passage id, quote, start, end
+    problems: list[Problem]
 
 
 class Linker:
@@ -30,6 +41,7 @@ class Linker:
         self.drafts = drafts or {}  # every draft's file, shown or not
         self.draft_mode = draft_mode  # 'out' (build), 'preview' or 'in' (build --drafts): see Session
         self.problems: list[Problem] = []
+        self.found: list[tuple[str, str, str, int, int]] = []  # the passages check_citation verified: source, id, quote, start, end
         self.model = model
         config = cast(SiteConfig, next(iter(records.get("site", {}).values()), None) or default_config())
         self.site = Site(config, records, {name: text if isinstance(text, SeedText) else SeedText(text) for name, text in seeds.items()}, model=model)
@@ -110,7 +122,8 @@ class Linker:
                 self.site.derivatives.setdefault(source.derived_from, []).append(source.id)
 
     def check_citation(self, record: Record, citation: Citation) -> bool:
-        """Verify that a citation's quote occurs in its source's stored text."""
+        """Verify that a citation's quote occurs in its source's stored text, noting the passage it
+        cites (in found, which link_record adds to the site)."""
         sources = self.records["sources"]
         named_at = (citation.source_line, citation.source_column) if citation.source_line else (citation.line, citation.column)  # where the source is named
         if self.drafts and self.left_out_draft(record, [("sources", citation.source)], *named_at):
@@ -143,17 +156,39 @@ class Linker:
             hint = f'; closest passage: "{mark_differences(citation.quote, closest)}"' if closest else "; no similar passage"
             self.error(record, citation.line, f"quote not found in source '{source.id}' (seeds/{source.seed}): \"{citation.quote}\"{hint}", citation.column)
             return False
-        pid = passage_id(citation.quote)
-        passages = self.site.passages.setdefault(source.id, {})
-        passage = passages.setdefault(pid, Passage(pid, citation.quote, *span))
-        key = shared_key(record.collection, record.id)
-        if key not in passage.cited_by:
-            passage.cited_by.append(key)
+        self.found.append((source.id, passage_id(citation.quote), citation.quote, *span))
         return True
 
     def link_record(self, record: Record) -> None:
         """Resolve one record's references and citations and record its outgoing links."""
-        key = (record.collection, record.id)
+        self.add(record, self.examine(record))
+
+    def add(self, record: Record, examined: Examined) -> None:
+        """Add what examine() found of a record to the site: its links, its verified citations, the
+        passages it cites (the first record to cite a passage gives its wording) and its problems."""
+        key = shared_key(record.collection, record.id)
+        self.problems += examined.problems
+        for source_id, pid, quote, start, end in examined.passages:
+            passage = self.site.passages.setdefault(source_id, {}).setdefault(pid, Passage(pid, quote, start, end))
+            if key not in passage.cited_by:
+                passage.cited_by.append(key)
+        self.site.links[key] = [shared_key(*target) for target in examined.targets]  # one tuple a record, if examined elsewhere
+        self.site.citations[key] = examined.citations
+        for source_id in sorted({c.source for c in examined.citations}):
+            self.site.cited_by.setdefault(source_id, []).append(key)
+
+    def examine(self, record: Record) -> Examined:
+        """Resolve one record's references and citations (and its translations'), without changing
+        the site: its links, verified citations, cited passages and problems."""
+        kept, self.problems, self.found = self.problems, [], []
+        try:
+            targets, citations = self.examine_links_and_citations(record)
+            return Examined(targets, citations, self.found, self.problems)
+        finally:
+            self.problems, self.found = kept, []
+
+    def examine_links_and_citations(self, record: Record) -> tuple[list[Key], list[Citation]]:
+        """Return a record's link targets and verified citations, checking its references too."""
         body, first_line = record.body, record.body_line
         if self.model[record.collection].body_field != "body":  # a source's notes
             name = self.model[record.collection].body_field
@@ -178,15 +213,16 @@ class Linker:
             target = self.resolve_target(record, link.target, link.line, link.column)
             if target and target not in targets:
                 targets.append(shared_key(*target))
-        self.site.links[key] = targets
         verified = [c for c in front_matter_citations(self.model, record) + citations if self.check_citation(record, c)]
-        self.site.citations[key] = verified
-        for source_id in sorted({c.source for c in verified}):
-            self.site.cited_by.setdefault(source_id, []).append(key)
         for spec in self.model[record.collection].references:
             value = getattr(record, spec.name, None)
             for index, rid in enumerate(spec.ids(record)):
                 self.resolve_id(record, spec.target, rid, *((spec.name, index) if isinstance(value, list) else (spec.name,)))  # type: ignore[arg-type]
+        return targets, verified
+
+    def examine_all(self, records: list[Record]) -> list[Examined]:
+        """Return what examine() finds of each record."""
+        return [self.examine(record) for record in records]
 
     def check_urls(self) -> None:
         """Refuse free pages whose URL a generated page already uses."""
@@ -213,12 +249,13 @@ class Linker:
         self.site.referrers = {key: {via: sort_ids(ids, via[0], order) for via, ids in sorted(by.items())} for key, by in named.items()}
         self.site.events_of = {key: events for key in self.site.referrers if (events := events_naming(self.site, key))}
 
-    def run(self) -> Site:
-        """Link everything and return the site."""
+    def run(self, processes: int = 1) -> Site:
+        """Link everything and return the site (processes: how many may examine a large site's records)."""
         self.check_sources()
         self.check_urls()
-        for record in self.site.all_records():
-            self.link_record(record)
+        records = self.site.all_records()
+        for record, examined in zip(records, in_two_processes(self.examine_all, records, "validate and link", processes)):
+            self.add(record, examined)
         events = self.records["events"].values()
         self.site.timeline = [e.id for e in sorted(events, key=lambda e: e.date.sort_key() + (e.id,))]  # type: ignore[attr-defined]
         self.backlinks()
@@ -279,9 +316,10 @@ def check_references(records: dict[str, dict[str, Record]], seeds: dict[str, See
 
 
 def link(records: dict[str, dict[str, Record]], seeds: dict[str, str] | dict[str, SeedText], failed: set[Key] | frozenset[Key] = frozenset(),
-         model: Model = BUILT_IN, drafts: dict[Key, str] | None = None, draft_mode: str = "out") -> tuple[Site, list[Problem]]:
+         model: Model = BUILT_IN, drafts: dict[Key, str] | None = None, draft_mode: str = "out", processes: int = 1) -> tuple[Site, list[Problem]]:
     """Resolve references, verify citations and compute backlinks; return the site and problems.
-    drafts are the draft records' files; draft_mode says whether the site shows them (see Session)."""
+    drafts are the draft records' files; draft_mode says whether the site shows them (see Session);
+    processes: how many may examine a large site's records (see forked.in_two_processes)."""
     linker = Linker(records, seeds, failed, model, drafts, draft_mode)
-    site = linker.run()
+    site = linker.run(processes)
     return site, linker.problems

@@ -33,20 +33,20 @@ def without(records: Records, keys: set[Key] | dict[Key, str]) -> Records:
 
 
 def link_with_drafts(records: Records, seeds: dict[str, SeedText], failed: set[Key], model: Model, drafts: dict[Key, str],
-                     mode: str) -> tuple[Site, list[Problem], Records, set[Key]]:
+                     mode: str, processes: int = 1) -> tuple[Site, list[Problem], Records, set[Key]]:
     """Link the site as the mode shows drafts; return it, its problems, and the records and failed
-    keys it was linked from (less the drafts it leaves out)."""
+    keys it was linked from (less the drafts it leaves out). processes: see check.link.link."""
     if not drafts:
-        site, found = link(records, seeds, failed, model)
+        site, found = link(records, seeds, failed, model, processes=processes)
         return site, found, records, failed
     if mode == "out":
         records = without(records, drafts)
-    site, found = link(records, seeds, failed, model, drafts, mode)
+    site, found = link(records, seeds, failed, model, drafts, mode, processes)
     broken = {key for key, path in drafts.items() if key[1] in records.get(key[0], {})
               and any(p.path == path and p.severity == "error" for p in found)}
     if mode != "out" and broken:
         own = [p for p in found if p.path in {drafts[key] for key in broken}]
         records, failed = without(records, broken), failed | broken
-        site, found = link(records, seeds, failed, model, drafts, mode)
+        site, found = link(records, seeds, failed, model, drafts, mode, processes)
         found += own
     return site, found, records, failed

@@ -26,7 +26,7 @@ from ..read.documents import Document, content_files, is_editor_artifact, read_d
 from ..model.schema import Record
 from ..render import theme
 from ..check.validate import validate_document
-from .pool import in_two_processes
+from ..forked import in_two_processes
 
 INPUT_FOLDERS = ("content", "seeds", "templates", "media")
 Key = tuple[str, str]
@@ -148,7 +148,7 @@ class Inputs:
 
     def load(self, scan: InputScan | None = None, processes: int = 1) -> None:
         """Read every content file and seed (scan: the inputs' digests as they are, if known; with
-        processes 2 or more, a large project's files are read by two: see pool.in_two_processes)."""
+        processes 2 or more, a large project's files are read by two: see forked.in_two_processes)."""
         real_folders.cache_clear()  # where the project's folders lead may have changed since
         self.scan = scan or scan_inputs(self.root)
         self.digests = dict(self.scan.digests)

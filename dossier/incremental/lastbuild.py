@@ -66,7 +66,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     used the same code and options, else loaded afresh. inputs: the inputs as they are, if scanned.
     defer_audit: a session loaded afresh leaves its editorial warnings to be worked out later
     (the rendering processes' parent does it while they render: see pool.render_pages). processes:
-    how many may read a large project's files, when it is loaded afresh."""
+    how many may read a large project's files, and link its records (see forked.in_two_processes)."""
     from .session import Session  # imported here: a build with nothing to do never needs it
 
     with layer("restore state"):
@@ -74,6 +74,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
+        session.linked.processes = processes  # for a relink of the whole site, if an edit needs one
         changed = session.inputs.changed(inputs.digests if inputs is not None else None)
         if changed:
             session.take(session.inputs.refresh(changed))

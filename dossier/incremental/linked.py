@@ -47,10 +47,12 @@ class LinkedSite:
         self.relisted = False  # content files came or went since the last link
         self.paths: dict[Key, set[str]] = {}  # the content files (a record's, its translations') changed since the last link
         self.unlinked: set[Key] = set()  # records changed since the last link
+        self.processes = 1  # how many may read or link a large project whole (see forked.in_two_processes)
 
     def load(self, scan: InputScan | None = None, processes: int = 1) -> None:
         """Read, validate and link the whole project (scan: its inputs' digests as they are, if known;
-        processes: how many may read a large project's files)."""
+        processes: how many may read a large project's files, and link its records)."""
+        self.processes = processes
         with layer("read"):
             self.inputs.load(scan, processes)
         self.link(None)
@@ -92,7 +94,8 @@ class LinkedSite:
             site, per_file = relink(self.site, records, failed, keys)
             self.link_problems.update(per_file)
         else:
-            site, found, records, failed = link_with_drafts(records, self.inputs.seed_texts, failed, self.inputs.model, drafts, self.draft_mode)
+            site, found, records, failed = link_with_drafts(records, self.inputs.seed_texts, failed, self.inputs.model, drafts, self.draft_mode,
+                                                              self.processes)
             by_file: dict[str, list[Problem]] = defaultdict(list)
             for problem in found:
                 by_file[problem.path].append(problem)

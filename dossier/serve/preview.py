@@ -79,6 +79,7 @@ class Preview:
         pages = outcome.rendered
         print(f"built the preview: rendered {counted(pages, 'page')}, {counted(len(self.session.output.written), 'file')} in {time.perf_counter() - started:.2f} s", flush=True)
         gc.freeze()  # the loaded site lives on: the collector need not walk it again (nor copy it into forks)
+        self.session.linked.processes = 1  # a later relink of the whole site stays in this process, which has threads by now
         self.audit()
 
     def review_sheet(self) -> str:
