@@ -144,7 +144,8 @@ def command_build(args: argparse.Namespace) -> int:
         raise UsageError(f"--base-url must start with https:// or http://, not {args.base_url!r}")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
-    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs, drafts=args.drafts)
+    report = build(Path(args.source), out, portable=args.portable, strict=args.strict, base_url=args.base_url, workers=args.jobs, drafts=args.drafts,
+                   keep_in_background=args.detached)
     print_problems(report.warnings, args.shown, brief(args))
     from .read.documents import read_model
 
@@ -283,9 +284,12 @@ def parser() -> argparse.ArgumentParser:
     return main_parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed."""
+def main(argv: list[str] | None = None, *, detached: bool = False) -> int:
+    """Run a command; exit 1 on content problems, 2 on usage errors, 3 when the build itself failed.
+    detached: a build keeps its state for the next one in a process of its own, after it returns
+    (the program does; a caller that goes on in the same process, as a test does, has it kept first)."""
     args = parser().parse_args(argv)
+    args.detached = detached
     here = Path.cwd()
     args.shown = lambda path: path  # paths as the project names them: from its folder
     if getattr(args, "source", "") is None:  # found from here: paths shown from here, as git shows them
@@ -314,7 +318,7 @@ def run() -> None:
     The exit skips the interpreter's teardown, which would free every object the build left one by
     one (1.5 s after a one-edit build at 10,000 records, measured): every file is closed and every
     worker joined by then, and the standard streams are flushed here."""
-    status = main()
+    status = main(detached=True)
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(status)

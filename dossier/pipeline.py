@@ -92,23 +92,25 @@ def translation_counts(site: Site) -> list[str]:
 
 
 def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False, base_url: str | None = None,
-          use_cache: bool = True, workers: int | None = None, drafts: bool = False) -> BuildReport:
+          use_cache: bool = True, workers: int | None = None, drafts: bool = False, keep_in_background: bool = False) -> BuildReport:
     """Build the site from root into out, leaving out untouched if anything fails; base_url overrides site.yaml's.
 
     With use_cache, the last build's work is reused (.dossier-cache/): only what changed since is
     read, relinked and rendered, unchanged files are carried over, and a build with nothing to do
     leaves out as it is. Pages are rendered by `workers` processes (default: one per core), and as
     many Pagefind runs go at a time once they are rendered. drafts puts the draft records in.
+    keep_in_background: the build returns once the site is published, and a process of its own
+    keeps its state for the next build (see lastbuild.close_session): for the command line.
     """
     started = time.perf_counter()
     check_output(out, root)
     with exclusive(out), fewer_collections():
         return build_exclusively(root, out, started, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache, workers=workers,
-                                 drafts="in" if drafts else "out")
+                                 drafts="in" if drafts else "out", background=keep_in_background)
 
 
 def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, strict: bool, base_url: str | None,
-                      use_cache: bool, workers: int | None, drafts: str) -> BuildReport:
+                      use_cache: bool, workers: int | None, drafts: str, background: bool = False) -> BuildReport:
     """Build, once no other build is publishing to out (see build()): load (read, validate, link and
     audit), then render, index and publish what changed."""
     recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
@@ -125,14 +127,15 @@ def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, 
     stop_on_problems(session.problems, strict)
     rendered = 0
     if previous is not None and session.up_to_date():
-        close_session(session, out, use_cache)
+        close_session(session, out, use_cache, background)
     else:
-        rendered = render_index_publish(session, out, previous, workers, use_cache, phases)
+        rendered = render_index_publish(session, out, previous, workers, use_cache, phases, background)
     written = session.output.written
     return BuildReport(page_counts(written), len(written), time.perf_counter() - started, session.problems, phases, rendered, clock.by_layer())
 
 
-def render_index_publish(session: Session, out: Path, previous: Path | None, workers: int, use_cache: bool, phases: dict[str, float]) -> int:
+def render_index_publish(session: Session, out: Path, previous: Path | None, workers: int, use_cache: bool, phases: dict[str, float],
+                         background: bool = False) -> int:
     """Render what changed into a staging folder, index it for search and put it in place: the whole
     site, swapped for out; or, after a build whose site out still is (previous), only the files that
     changed, moved into out (publish/patch.py). If anything fails, out is left as it was. Return how
@@ -148,7 +151,7 @@ def render_index_publish(session: Session, out: Path, previous: Path | None, wor
         search.stop()
         staging.discard()
         raise
-    publish(staging, session, out, use_cache, phases, patch=previous is not None)
+    publish(staging, session, out, use_cache, phases, patch=previous is not None, background=background)
     return rendered
 
 
@@ -203,13 +206,14 @@ def index(search: SearchIndex, folder: Path, phases: dict[str, float]) -> None:
     phases["index"] = time.perf_counter() - started
 
 
-def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phases: dict[str, float], patch: bool = False) -> None:
+def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phases: dict[str, float], patch: bool = False,
+            background: bool = False) -> None:
     """Swap the staged site into place (or with patch move its files into out), and keep the session
     for the next build while what was replaced is deleted."""
     started = time.perf_counter()
     with layer("publish"):
         removing = staging.patch(set(session.output.written)) if patch else staging.swap()
-    close_session(session, out, use_cache)
+    close_session(session, out, use_cache, background)
     if removing is not None:
         with layer("publish"):
             removing.join()

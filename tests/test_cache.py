@@ -245,3 +245,77 @@ def test_claims_saved_and_restored_are_the_same_claims_by_level_in_each_language
         assert again.found == index.found and again.version == index.version and again.derived_from == index.derived_from, lang
     assert restored["en"].records[first][1][0].url == "elsewhere#claim-1" and restored["en"].found is None
     assert any(claim.lang == "en" for claims in restored["es"].found.values() for claim in claims)
+
+
+class SlowToKeep:
+    """Stands in the session for a part that takes a while to pickle."""
+
+    def __reduce__(self) -> tuple:
+        import time
+
+        time.sleep(1.0)
+        return (SlowToKeep, ())
+
+
+def test_a_build_from_the_command_line_keeps_its_state_after_returning_and_the_next_build_waits_for_it(make_site, monkeypatch):
+    """The command line's build returns once the site is published; a process of its own keeps the
+    state, holding its lock until it is written, and whoever reads the state next waits for it."""
+    import fcntl
+    import time
+
+    from dossier.incremental.lastbuild import close_session, open_session
+
+    monkeypatch.delenv("CI", raising=False)
+    root = make_site()
+    build(root, root / "site")
+    session, _ = open_session(root, root / "site")
+    session.output.slow = SlowToKeep()  # type: ignore[attr-defined]
+    started = time.perf_counter()
+    close_session(session, root / "site", background=True)
+    assert time.perf_counter() - started < 0.5  # returned before the state was kept
+    held = os.open(root / ".dossier-cache/state.lock", os.O_RDWR)
+    try:
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            raise AssertionError("the state's lock is free while the state is being kept")
+        except BlockingIOError:
+            pass
+    finally:
+        os.close(held)
+    report = build(root, root / "site")  # waits for the keeping process, then finds the state it kept
+    assert time.perf_counter() - started >= 1.0
+    assert report.rendered == 0 and report.phases == {}  # nothing to do: the summary says so
+    kept = cache.load(next((root / ".dossier-cache").glob("session-*.pickle")))
+    summary = cache.load(next((root / ".dossier-cache").glob("summary-*.pickle")))
+    assert isinstance(kept.output.slow, SlowToKeep) and kept.output.published == summary.published  # type: ignore[attr-defined]
+    assert set(summary.published[1]) == set(session.output.written)
+
+
+def test_a_build_under_ci_keeps_its_state_before_returning(make_site, monkeypatch):
+    """A CI job may save the cache folder as soon as the build ends: there the state is kept first."""
+    import time
+
+    from dossier.incremental.lastbuild import close_session, open_session
+
+    monkeypatch.setenv("CI", "true")
+    root = make_site()
+    build(root, root / "site")
+    session, _ = open_session(root, root / "site")
+    session.output.slow = SlowToKeep()  # type: ignore[attr-defined]
+    started = time.perf_counter()
+    close_session(session, root / "site", background=True)
+    assert time.perf_counter() - started >= 1.0
+    assert isinstance(cache.load(next((root / ".dossier-cache").glob("session-*.pickle"))).output.slow, SlowToKeep)
+
+
+def test_the_program_keeps_its_state_for_the_next_build(make_site):
+    """`build.py build` keeps its state in a process of its own (CI unset): the next build finds it."""
+    import subprocess
+    import sys
+
+    root = make_site()
+    environment = {name: value for name, value in os.environ.items() if name != "CI"}
+    done = subprocess.run([sys.executable, str(PROJECT / "build.py"), "build", "--source", str(root)], capture_output=True, text=True, env=environment)
+    assert done.returncode == 0, done.stderr
+    report = build(root, root / "site")
+    assert report.rendered == 0 and report.phases == {}

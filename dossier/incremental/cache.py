@@ -132,6 +132,36 @@ def state_file(root: Path, options: tuple, kind: str = "session") -> Path:
     return root / FOLDER / f"{kind}-{name}.pickle"
 
 
+def lock_state(root: Path) -> int | None:
+    """Take the lock on a project's kept state (its session and summary), waiting for a build that
+    is still writing them after it returned (see lastbuild.close_session); return the descriptor
+    that holds it (closing it lets go), or None where there is no lock to take."""
+    try:
+        import fcntl
+
+        (root / FOLDER).mkdir(parents=True, exist_ok=True)
+        held = os.open(root / FOLDER / "state.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    except (ImportError, OSError):  # no advisory locks here, or a folder that cannot be written: the state is not kept either
+        return None
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print("dossier: waiting for the last build to finish keeping its state", file=sys.stderr, flush=True)
+        fcntl.flock(held, fcntl.LOCK_EX)
+    return held
+
+
+@contextlib.contextmanager
+def state_locked(root: Path) -> Iterator[None]:
+    """Hold the lock on a project's kept state while reading it (see lock_state)."""
+    held = lock_state(root)
+    try:
+        yield
+    finally:
+        if held is not None:
+            os.close(held)
+
+
 def save(path: Path, value: Any) -> None:
     """Pickle a value to a file atomically, dropping older files of its kind; a cache that cannot be written is not kept."""
     try:

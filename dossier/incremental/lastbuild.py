@@ -3,9 +3,11 @@ and the session itself, so that the next build reads, relinks and renders only w
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 from pathlib import Path
 
 from . import cache
@@ -51,7 +53,8 @@ def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, I
     is nothing to do), and the inputs as they are now (only the files that the file system says
     changed since the last build are read: see scan_inputs)."""
     with layer("scan inputs"):
-        summary = cache.load(cache.state_file(root, options, "summary"))
+        with cache.state_locked(root):
+            summary = cache.load(cache.state_file(root, options, "summary"))
         known = InputScan(summary.inputs, summary.stats, summary.scanned) if isinstance(summary, Summary) else None
         scan = scan_inputs(root, known)
     if isinstance(summary, Summary) and summary.inputs == scan.digests and intact(summary.published, out):
@@ -69,7 +72,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     how many may read a large project's files, and link its records (see forked.in_two_processes)."""
     from .session import Session  # imported here: a build with nothing to do never needs it
 
-    with layer("restore state"):
+    with layer("restore state"), cache.state_locked(root) if use_cache else contextlib.nullcontext():
         session = cache.load(cache.state_file(root, (portable, base_url, drafts))) if use_cache else None
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
@@ -88,19 +91,52 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     return session, previous
 
 
-def close_session(session: Session, out: Path, use_cache: bool = True) -> None:
-    """Note what the build published, and keep the session (and a summary of it) for the next build."""
+def close_session(session: Session, out: Path, use_cache: bool = True, background: bool = False) -> None:
+    """Note what the build published, and keep the session (and a summary of it) for the next build.
+    With background, a forked process keeps them while this one goes on (the build returns before
+    they are written, as `git gc --auto` does its work): it holds the state's lock until they are,
+    so that the next build waits for them (cache.lock_state). The process that forks must have no
+    other thread that could hold a lock the keeping needs; CI=true keeps them before returning, for
+    a job that saves the cache folder when the build ends."""
+    if session.output.body_cache is not None:
+        session.output.body_cache.close()
+    if use_cache and background and hasattr(os, "fork") and not os.environ.get("CI"):
+        held = cache.lock_state(session.root)
+        if held is not None:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            if os.fork() == 0:
+                keep_detached(session, out)  # never returns
+            os.close(held)  # the forked process holds the lock until it is done
+            return
+    note_published(session, out)
+    if use_cache:
+        with layer("keep state"):
+            keep_session(session)
+
+
+def keep_detached(session: Session, out: Path) -> NoReturn:
+    """In the forked process of close_session: keep the session, apart from the terminal and the
+    streams of the build (whoever waits for the build's output must not wait for this), and exit."""
+    try:
+        os.setsid()  # a Ctrl+C in the terminal afterwards is not for it
+        quiet = os.open(os.devnull, os.O_RDWR)
+        for stream in (0, 1, 2):
+            os.dup2(quiet, stream)
+        note_published(session, out)
+        keep_session(session)
+    finally:
+        os._exit(0)
+
+
+def note_published(session: Session, out: Path) -> None:
+    """Note the size and time of each file the build published, to tell at the next build that out is as it left it."""
     files = {}
     base = str(out)
     for path in session.output.written:
         stat = os.stat(os.path.join(base, path))  # not Path: 15,000 files at 10,000 records
         files[path] = (stat.st_size, stat.st_mtime_ns)
     session.output.published = (str(out.resolve()), files)
-    if session.output.body_cache is not None:
-        session.output.body_cache.close()
-    if use_cache:
-        with layer("keep state"):
-            keep_session(session)
 
 
 def keep_session(session: Session) -> None:
