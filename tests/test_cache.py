@@ -319,3 +319,21 @@ def test_the_program_keeps_its_state_for_the_next_build(make_site):
     assert done.returncode == 0, done.stderr
     report = build(root, root / "site")
     assert report.rendered == 0 and report.phases == {}
+
+
+def test_a_build_keeps_its_session_out_of_the_collectors_walks_until_it_ends(make_site):
+    """Restored or loaded, a session lives to the build's end: the collector does not walk its
+    objects again and again (gc.freeze), and the build lets them go when it ends."""
+    import gc
+
+    from dossier.incremental.lastbuild import open_session
+
+    root = make_site()
+    build(root, root / "site")
+    assert gc.get_freeze_count() == 0  # the build let go of what it froze
+    for use_cache in (True, False):  # restored, then loaded afresh
+        session, _ = open_session(root, root / "site", use_cache=use_cache)
+        walked = {id(found) for found in gc.get_objects()}
+        assert session.site is not None and gc.get_freeze_count() > 0
+        assert id(session.site.records["people"]["jorge-torres"]) not in walked and id(session.site.passages) not in walked, use_cache
+        gc.unfreeze()

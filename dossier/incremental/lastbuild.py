@@ -4,6 +4,7 @@ and the session itself, so that the next build reads, relinks and renders only w
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 from dataclasses import dataclass
@@ -73,7 +74,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     from .session import Session  # imported here: a build with nothing to do never needs it
 
     with layer("restore state"), cache.state_locked(root) if use_cache else contextlib.nullcontext():
-        session = cache.load(cache.state_file(root, (portable, base_url, drafts))) if use_cache else None
+        session = cache.load(cache.state_file(root, (portable, base_url, drafts)), freeze=True) if use_cache else None
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
@@ -87,6 +88,7 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     else:
         session = Session(root, portable=portable, base_url=base_url, drafts=drafts, defer_audit=defer_audit)
         session.load(inputs, processes)
+        gc.freeze()  # it lives to the build's end: the collector need not walk its millions of objects again (as restored: cache.load)
     session.output.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
     return session, previous
 

@@ -89,8 +89,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
                 process.terminate()
             process.join()
             reader.close()
-        gc.unfreeze()
-        _JOB = None
+        _JOB = None  # what was frozen stays so, for the pages still to render: the build unfreezes it at its end
     return digests
 
 
