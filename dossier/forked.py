@@ -11,7 +11,7 @@ from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from .model.problems import BuildFailure
-from .timings import layer, start_worker, take_report, worker_report
+from .timings import children_cpu, layer, start_worker, take_report, worker_report
 
 SPLIT_FROM = 2000  # items (content files, records): fewer are done in this process alone (forking and sending back would cost more)
 
@@ -24,19 +24,21 @@ def in_two_processes(work: Callable[[list], list], items: list, layer_name: str,
         return work(items)
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
+    before = children_cpu()
     process = context.Process(target=work_in_worker, args=(work, items[1::2], layer_name, writer), daemon=True)
     process.start()
     writer.close()
     try:
         done = [None] * len(items)
         done[0::2] = work(items[0::2])
-        done[1::2], cpu = worker_result(process, reader)
-        take_report(cpu)
+        done[1::2], (layers, total) = worker_result(process, reader)
     finally:
         if process.is_alive():
             process.terminate()
         process.join()
         reader.close()
+    sending = max(0.0, children_cpu() - before - total)  # after its report: sending its share back, which is this work too
+    take_report(({**layers, layer_name: layers.get(layer_name, 0.0) + sending}, total + sending))
     return done
 
 

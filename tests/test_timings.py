@@ -90,3 +90,28 @@ def test_a_build_runs_the_collector_less_often_and_gives_its_thresholds_back_eve
     except ContentError:
         pass
     assert seen == [pipeline.BUILD_THRESHOLDS] * 2 and gc.get_threshold() == before != pipeline.BUILD_THRESHOLDS
+
+
+class CostlyToSend:
+    """A result that takes a tenth of a second of CPU to pickle."""
+
+    def __reduce__(self) -> tuple:
+        ended = time.process_time() + 0.1
+        while time.process_time() < ended:
+            pass
+        return (CostlyToSend, ())
+
+
+def test_a_second_process_of_the_load_counts_its_sending_back_to_its_layer(monkeypatch):
+    """The CPU a load's second process spends sending its share back is its layer's, not search's
+    (the CPU of children that reported none is Pagefind's)."""
+    from dossier import forked
+    from dossier.timings import BuildClock
+
+    monkeypatch.setattr(forked, "SPLIT_FROM", 2)
+    clock = BuildClock()
+    with layer("read"):
+        done = forked.in_two_processes(lambda items: [CostlyToSend() if item == 1 else item for item in items], [0, 1], "read", 2)
+    assert done[0] == 0 and isinstance(done[1], CostlyToSend)
+    layers = clock.by_layer()
+    assert "search" not in layers and layers["read"] >= 0.1
