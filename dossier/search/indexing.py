@@ -8,6 +8,7 @@ The portable build's plain index is render/fallback.py.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -177,7 +178,7 @@ class Indexing:
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
             settings = {"site": str(site), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
-            command = [sys.executable, "-m", "pagefind"]
+            command = pagefind_command()
             if self.background and shutil.which("nice"):
                 command = ["nice", "-n", "19", *command]
             with self.lock:
@@ -320,6 +321,18 @@ class Indexing:
         self.remove_vocabulary()
         for number in self.todo:
             shutil.rmtree(self.output(number), ignore_errors=True)
+
+
+@functools.lru_cache(maxsize=1)
+def pagefind_command() -> list[str]:
+    """Return how to run Pagefind: its binary, as its package finds it (`python -m pagefind` does so,
+    then runs it in its place: 60 ms a run, sixteen runs at 10,000 records, one after each edit)."""
+    try:
+        from pagefind_bin_extended import get_executable  # type: ignore[import-untyped]  # pagefind[extended]'s binary
+
+        return [str(get_executable())]
+    except Exception:  # another way of installing it: its wrapper finds it
+        return [sys.executable, "-m", "pagefind"]
 
 
 def sort_languages(entry: Path) -> None:
