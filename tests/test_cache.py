@@ -270,8 +270,11 @@ def test_a_build_from_the_command_line_keeps_its_state_after_returning_and_the_n
     build(root, root / "site")
     session, _ = open_session(root, root / "site")
     session.output.slow = SlowToKeep()  # type: ignore[attr-defined]
+    aside = root / f".site.old-{os.getpid()}"  # the site a build replaced, moved aside: the forked process deletes it
+    (aside / "people/ana").mkdir(parents=True)
+    (aside / "people/ana/index.html").write_text("old", encoding="utf-8")
     started = time.perf_counter()
-    close_session(session, root / "site", background=True)
+    assert close_session(session, root / "site", background=True, aside=aside)
     assert time.perf_counter() - started < 0.5  # returned before the state was kept
     held = os.open(root / ".dossier-cache/state.lock", os.O_RDWR)
     try:
@@ -289,6 +292,9 @@ def test_a_build_from_the_command_line_keeps_its_state_after_returning_and_the_n
     summary = cache.load(next((root / ".dossier-cache").glob("summary-*.pickle")))
     assert isinstance(kept.output.slow, SlowToKeep) and kept.output.published == summary.published  # type: ignore[attr-defined]
     assert set(summary.published[1]) == set(session.output.written)
+    while list(root.glob(".site.old-*")) and time.perf_counter() - started < 10:
+        time.sleep(0.05)
+    assert not list(root.glob(".site.old-*")) and (root / "site/index.html").is_file()
 
 
 def test_a_build_under_ci_keeps_its_state_before_returning(make_site, monkeypatch):
@@ -303,7 +309,7 @@ def test_a_build_under_ci_keeps_its_state_before_returning(make_site, monkeypatc
     session, _ = open_session(root, root / "site")
     session.output.slow = SlowToKeep()  # type: ignore[attr-defined]
     started = time.perf_counter()
-    close_session(session, root / "site", background=True)
+    assert not close_session(session, root / "site", background=True)
     assert time.perf_counter() - started >= 1.0
     assert isinstance(cache.load(next((root / ".dossier-cache").glob("session-*.pickle"))).output.slow, SlowToKeep)
 

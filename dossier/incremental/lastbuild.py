@@ -15,6 +15,7 @@ from . import cache
 from .cache import BodyCache
 from .inputs import InputScan, Stat, scan_inputs
 from ..model.problems import Problem
+from ..publish.folders import remove_tree
 from ..timings import layer
 
 if TYPE_CHECKING:
@@ -93,40 +94,56 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     return session, previous
 
 
-def close_session(session: Session, out: Path, use_cache: bool = True, background: bool = False) -> None:
+def keeps_detached(use_cache: bool = True) -> bool:
+    """Tell whether a build asked to keep its state in the background does (see close_session)."""
+    return use_cache and hasattr(os, "fork") and not os.environ.get("CI")
+
+
+def close_session(session: Session, out: Path, use_cache: bool = True, background: bool = False, aside: Path | None = None) -> bool:
     """Note what the build published, and keep the session (and a summary of it) for the next build.
     With background, a forked process keeps them while this one goes on (the build returns before
     they are written, as `git gc --auto` does its work): it holds the state's lock until they are,
-    so that the next build waits for them (cache.lock_state). The process that forks must have no
-    other thread that could hold a lock the keeping needs; CI=true keeps them before returning, for
-    a job that saves the cache folder when the build ends."""
+    so that the next build waits for them (cache.lock_state), then deletes aside (the site the build
+    replaced, moved aside). The process that forks must have no other thread that could hold a lock
+    the keeping needs. CI=true keeps them before returning, for a job that saves the cache folder
+    when the build ends. Return whether a forked process took over (else aside is the caller's)."""
     if session.output.body_cache is not None:
         session.output.body_cache.close()
-    if use_cache and background and hasattr(os, "fork") and not os.environ.get("CI"):
+    if background and keeps_detached(use_cache):
         held = cache.lock_state(session.root)
         if held is not None:
             sys.stdout.flush()
             sys.stderr.flush()
             if os.fork() == 0:
-                keep_detached(session, out)  # never returns
+                keep_detached(session, out, held, aside)  # never returns
             os.close(held)  # the forked process holds the lock until it is done
-            return
+            return True
     note_published(session, out)
     if use_cache:
         with layer("keep state"):
             keep_session(session)
+    return False
 
 
-def keep_detached(session: Session, out: Path) -> NoReturn:
+def keep_detached(session: Session, out: Path, held: int, aside: Path | None) -> NoReturn:
     """In the forked process of close_session: keep the session, apart from the terminal and the
-    streams of the build (whoever waits for the build's output must not wait for this), and exit."""
+    streams of the build (whoever waits for the build's output must not wait for this), let go of
+    the state's lock, delete the old site, and exit."""
     try:
         os.setsid()  # a Ctrl+C in the terminal afterwards is not for it
         quiet = os.open(os.devnull, os.O_RDWR)
         for stream in (0, 1, 2):
             os.dup2(quiet, stream)
+        if aside is not None:  # named after this process, which a later build's recovery leaves alone while it runs
+            try:
+                aside = aside.rename(aside.with_name(f"{aside.name.rpartition('-')[0]}-{os.getpid()}"))
+            except OSError:
+                aside = None
         note_published(session, out)
         keep_session(session)
+        os.close(held)  # the next build may read the state now
+        if aside is not None:
+            remove_tree(aside)
     finally:
         os._exit(0)
 

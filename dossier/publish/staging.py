@@ -201,9 +201,9 @@ class Staging:
         commit(self.folder, files | set(walk_files(self.folder)))
         return roll_forward(self.folder, self.out)
 
-    def swap(self) -> threading.Thread | None:
+    def swap(self) -> Path | None:
         """Mark the staged files as dossier's and put the folder in place of the output; return the
-        thread deleting the old output (deleting thousands of files waits on the disk, not on Python)."""
+        old output, moved aside, for the caller to delete (see removal), if there was one."""
         written = sorted(walk_files(self.folder))
         (self.folder / MARKER).write_text("\n".join([MARKER_NOTE, *written]) + "\n", encoding="utf-8")
         if not self.out.exists():
@@ -212,9 +212,14 @@ class Staging:
         old = self.out.parent / f".{self.out.name}.old-{os.getpid()}"
         self.out.rename(old)
         self.folder.rename(self.out)
-        remover = threading.Thread(target=remove_tree, args=(old,))
-        remover.start()
-        return remover
+        return old
+
+
+def removal(folder: Path) -> threading.Thread:
+    """Start deleting a folder in a thread of its own (deleting thousands of files waits on the disk, not on Python); return the thread."""
+    remover = threading.Thread(target=remove_tree, args=(folder,))
+    remover.start()
+    return remover
 
 
 def publish(files: dict[str, bytes], out: Path) -> None:
@@ -225,6 +230,6 @@ def publish(files: dict[str, bytes], out: Path) -> None:
     except BaseException:
         staging.discard()
         raise
-    remover = staging.swap()
-    if remover is not None:
-        remover.join()
+    old = staging.swap()
+    if old is not None:
+        remove_tree(old)
