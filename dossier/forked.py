@@ -66,7 +66,7 @@ def send_from_worker(writer: Connection, make: Callable[[], Any]) -> None:
 
 
 def worker_result(process: multiprocessing.process.BaseProcess, reader: Connection) -> Any:
-    """Return what a rendering worker sent back; raise what it raised, or a clear error if it died."""
+    """Return what a forked worker sent back; raise what it raised, or a clear error if it died."""
     try:
         kind, value = reader.recv()
     except EOFError:  # it ended without a word (this process holds no writing end): killed, most often for want of memory

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .model.i18n import LANGUAGES
-from .incremental.lastbuild import close_session, keeps_detached, last_build, open_session
+from .incremental.lastbuild import close_session, last_build, open_session
 from .model.problems import ContentError, Problem, promote
-from .publish.staging import Staging, check_output, exclusive, recover, removal
+from .publish.staging import Staging, check_output, exclusive, recover
 from .search.indexing import Indexing
 from .timings import BuildClock, layer
 
@@ -211,12 +211,10 @@ def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phas
     """Swap the staged site into place (or with patch move its files into out), and keep the session
     for the next build while what was replaced is deleted."""
     started = time.perf_counter()
-    detach = background and keeps_detached(use_cache)  # the process that keeps the state deletes the old site too
     with layer("publish"):
+        removing = staging.patch(set(session.output.written)) if patch else None
         aside = None if patch else staging.swap()
-        removing = staging.patch(set(session.output.written)) if patch else removal(aside) if aside is not None and not detach else None
-    if not close_session(session, out, use_cache, background, aside if detach else None) and detach and aside is not None:
-        removing = removal(aside)  # no process took it over
+    close_session(session, out, use_cache, background, aside)  # which deletes the old site, as the state is kept
     if removing is not None:
         with layer("publish"):
             removing.join()

@@ -123,7 +123,7 @@ class Linker:
 
     def check_citation(self, record: Record, citation: Citation) -> bool:
         """Verify that a citation's quote occurs in its source's stored text, noting the passage it
-        cites (in found, which link_record adds to the site)."""
+        cites in found (examine() hands it on; add() puts it in the site)."""
         sources = self.records["sources"]
         named_at = (citation.source_line, citation.source_column) if citation.source_line else (citation.line, citation.column)  # where the source is named
         if self.drafts and self.left_out_draft(record, [("sources", citation.source)], *named_at):

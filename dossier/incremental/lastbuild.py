@@ -15,7 +15,7 @@ from . import cache
 from .cache import BodyCache
 from .inputs import InputScan, Stat, scan_inputs
 from ..model.problems import Problem
-from ..publish.folders import remove_tree
+from ..publish.folders import removal, remove_tree
 from ..timings import layer
 
 if TYPE_CHECKING:
@@ -94,22 +94,17 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     return session, previous
 
 
-def keeps_detached(use_cache: bool = True) -> bool:
-    """Tell whether a build asked to keep its state in the background does (see close_session)."""
-    return use_cache and hasattr(os, "fork") and not os.environ.get("CI")
-
-
 def close_session(session: Session, out: Path, use_cache: bool = True, background: bool = False, aside: Path | None = None) -> bool:
-    """Note what the build published, and keep the session (and a summary of it) for the next build.
-    With background, a forked process keeps them while this one goes on (the build returns before
-    they are written, as `git gc --auto` does its work): it holds the state's lock until they are,
-    so that the next build waits for them (cache.lock_state), then deletes aside (the site the build
-    replaced, moved aside). The process that forks must have no other thread that could hold a lock
-    the keeping needs. CI=true keeps them before returning, for a job that saves the cache folder
-    when the build ends. Return whether a forked process took over (else aside is the caller's)."""
+    """Note what the build published, and keep the session (and a summary of it) for the next build;
+    delete aside (the site the build replaced, moved aside). With background, a forked process
+    keeps them while this one goes on (the build returns before they are written, as `git gc --auto`
+    does its work): it holds the state's lock until they are, so that the next build waits for them
+    (cache.lock_state), then deletes aside. The process that forks must have no other thread that
+    could hold a lock the keeping needs. CI=true keeps them before returning, for a job that saves
+    the cache folder when the build ends. Return whether a forked process took over."""
     if session.output.body_cache is not None:
         session.output.body_cache.close()
-    if background and keeps_detached(use_cache):
+    if background and use_cache and hasattr(os, "fork") and not os.environ.get("CI"):
         held = cache.lock_state(session.root)
         if held is not None:
             sys.stdout.flush()
@@ -118,10 +113,14 @@ def close_session(session: Session, out: Path, use_cache: bool = True, backgroun
                 keep_detached(session, out, held, aside)  # never returns
             os.close(held)  # the forked process holds the lock until it is done
             return True
+    removing = removal(aside) if aside is not None else None  # while the session is kept
     note_published(session, out)
     if use_cache:
         with layer("keep state"):
             keep_session(session)
+    if removing is not None:
+        with layer("publish"):
+            removing.join()
     return False
 
 

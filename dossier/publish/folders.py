@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator
 from pathlib import Path
@@ -60,6 +61,13 @@ def remove_tree(folder: Path) -> None:
     for depth in sorted(by_depth, reverse=True):  # a folder goes once the folders in it have
         each_in_parallel(os.rmdir, by_depth[depth])
     shutil.rmtree(folder, ignore_errors=True)  # whatever could not go above (or came meanwhile)
+
+
+def removal(folder: Path) -> threading.Thread:
+    """Start deleting a folder in a thread of its own (deleting thousands of files waits on the disk, not on Python); return the thread."""
+    remover = threading.Thread(target=remove_tree, args=(folder,))
+    remover.start()
+    return remover
 
 
 def each_in_parallel(action: Callable[[str], object], paths: list[str]) -> None:

@@ -18,7 +18,7 @@ import os
 import threading
 from pathlib import Path
 
-from .folders import MARKER, MARKER_NOTE, listed_files, remove_tree, walk_files
+from .folders import MARKER, MARKER_NOTE, listed_files, removal, walk_files
 
 JOURNAL = ".dossier-publish"  # in a staging folder: the files of the site once published; written last, it commits the publish
 BUNDLE = "pagefind"  # the search bundle's folder: replaced as a whole (most of its files change with any part)
@@ -61,9 +61,7 @@ def roll_forward(folder: Path, out: Path) -> threading.Thread:
         if relative.split("/")[0] != BUNDLE:  # the old bundle went whole, with the staging folder
             remove_file(out, relative)
     write_marker(folder, out, files)
-    remover = threading.Thread(target=remove_tree, args=(folder,))
-    remover.start()
-    return remover
+    return removal(folder)
 
 
 def swap_bundle(folder: Path, out: Path) -> None:

@@ -203,7 +203,7 @@ class Staging:
 
     def swap(self) -> Path | None:
         """Mark the staged files as dossier's and put the folder in place of the output; return the
-        old output, moved aside, for the caller to delete (see removal), if there was one."""
+        old output, moved aside, for the caller to delete (see folders.removal), if there was one."""
         written = sorted(walk_files(self.folder))
         (self.folder / MARKER).write_text("\n".join([MARKER_NOTE, *written]) + "\n", encoding="utf-8")
         if not self.out.exists():
@@ -214,12 +214,6 @@ class Staging:
         self.folder.rename(self.out)
         return old
 
-
-def removal(folder: Path) -> threading.Thread:
-    """Start deleting a folder in a thread of its own (deleting thousands of files waits on the disk, not on Python); return the thread."""
-    remover = threading.Thread(target=remove_tree, args=(folder,))
-    remover.start()
-    return remover
 
 
 def publish(files: dict[str, bytes], out: Path) -> None:
