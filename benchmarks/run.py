@@ -272,6 +272,13 @@ def documentary_serving(runs: int, browser: bool) -> str:
             f" (medians of {len(rebuild)} edits)")
 
 
+def compile_modules() -> None:
+    """Compile dossier's modules to bytecode before any run, as installing a package does (pip compiles
+    what it installs): an editable install where PYTHONDONTWRITEBYTECODE is set, as on some CI
+    machines, would otherwise compile them again in every build, about 0.2 s a command."""
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(PROJECT / "dossier")], check=True)
+
+
 def machine() -> str:
     """Describe the machine: cores and processor."""
     model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), platform.processor())
@@ -287,6 +294,7 @@ def main() -> None:
     parser.add_argument("--serve-only", action="store_true", help="measure only the floor and serve (the project must have been built)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
+    compile_modules()
     report = [f"Machine: {machine()}; {time.strftime('%Y-%m-%d')}", "",
               "Hugo: " + (subprocess.run(["hugo", "version"], capture_output=True, text=True).stdout.strip() if shutil.which("hugo")
                           else "not installed (apt-get install hugo): no comparison in this run"), "",

@@ -343,3 +343,31 @@ def test_a_build_keeps_its_session_out_of_the_collectors_walks_until_it_ends(mak
         assert session.site is not None and gc.get_freeze_count() > 0
         assert id(session.site.records["people"]["jorge-torres"]) not in walked and id(session.site.passages) not in walked, use_cache
         gc.unfreeze()
+
+
+def test_the_next_build_process_takes_the_templates_a_build_compiled(make_site, monkeypatch):
+    """A build keeps the templates it compiled with its state: the next build's process compiles
+    none of them again, but a template whose source changed (Jinja checks each against its source)."""
+    import jinja2
+
+    from dossier.render.environment import COMPILED
+
+    root = make_site({"templates/404.html": (Path(__file__).parent.parent / "dossier/templates/404.html").read_text(encoding="utf-8")})
+    monkeypatch.setattr(COMPILED, "compiled", {})  # as in a new process
+    build(root, root / "site", workers=1)
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counted(self, source, name=None, *rest, **options):
+        compiled.append(name)
+        return original(self, source, name, *rest, **options)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    for path, old, new in [("templates/404.html", "<h1>", '<h1 class="lost">'), ("content/places/cucuta.md", "A city.", "A border city.")]:
+        edit(root, path, old, new)
+        COMPILED.compiled = {}  # the next build's process
+        build(root, root / "site", workers=1)
+        assert compiled == (["404.html"] if path.startswith("templates") else []), path
+        compiled.clear()
+    assert '<h1 class="lost">' in (root / "site/404.html").read_text(encoding="utf-8")
+    assert "A border city." in (root / "site/places/cucuta/index.html").read_text(encoding="utf-8")

@@ -74,8 +74,12 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
     how many may read a large project's files, and link its records (see forked.in_two_processes)."""
     from .session import Session  # imported here: a build with nothing to do never needs it
 
+    from ..render.environment import COMPILED
+
     with layer("restore state"), cache.state_locked(root) if use_cache else contextlib.nullcontext():
         session = cache.load(cache.state_file(root, (portable, base_url, drafts)), freeze=True) if use_cache else None
+        if use_cache:
+            COMPILED.take(cache.load(cache.state_file(root, (), "templates")))
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
@@ -158,7 +162,13 @@ def note_published(session: Session, out: Path) -> None:
 
 
 def keep_session(session: Session) -> None:
-    """Save the session, and then a summary of it, for the next build."""
+    """Save the session, and then a summary of it, for the next build; and the templates compiled
+    since the last were kept (render/environment.py CompiledTemplates)."""
+    from ..render.environment import COMPILED
+
+    compiled = COMPILED.kept()
+    if compiled is not None:
+        cache.save(cache.state_file(session.root, (), "templates"), compiled)
     options = (session.output.portable, session.linked.base_url, session.linked.draft_mode)
     cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
     cache.save(cache.state_file(session.root, options), session)
