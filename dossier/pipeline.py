@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .model.i18n import LANGUAGES
-from .incremental.lastbuild import close_session, last_build, open_session
+from .incremental.lastbuild import Summary, close_session, kept_summary, known_folders, last_build, open_session
 from .model.problems import ContentError, Problem, promote
 from .publish.staging import Staging, check_output, exclusive, recover
 from .search.indexing import Indexing
@@ -103,19 +103,20 @@ def build(root: Path, out: Path, *, portable: bool = False, strict: bool = False
     keeps its state for the next build (see lastbuild.close_session): for the command line.
     """
     started = time.perf_counter()
-    check_output(out, root)
-    with exclusive(out), fewer_collections():
-        return build_exclusively(root, out, started, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache, workers=workers,
-                                 drafts="in" if drafts else "out", background=keep_in_background)
-
-
-def build_exclusively(root: Path, out: Path, started: float, *, portable: bool, strict: bool, base_url: str | None,
-                      use_cache: bool, workers: int | None, drafts: str, background: bool = False) -> BuildReport:
-    """Build, once no other build is publishing to out (see build()): load (read, validate, link and
-    audit), then render, index and publish what changed."""
-    recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
     clock = BuildClock()
-    summary, inputs = last_build(root, out, (portable, base_url, drafts)) if use_cache else (None, None)
+    kept = kept_summary(root, (portable, base_url, "in" if drafts else "out")) if use_cache else None
+    check_output(out, root, known_folders(kept, out))
+    with exclusive(out), fewer_collections():
+        return build_exclusively(root, out, started, clock, kept, portable=portable, strict=strict, base_url=base_url, use_cache=use_cache,
+                                 workers=workers, drafts="in" if drafts else "out", background=keep_in_background)
+
+
+def build_exclusively(root: Path, out: Path, started: float, clock: BuildClock, kept: Summary | None, *, portable: bool, strict: bool,
+                      base_url: str | None, use_cache: bool, workers: int | None, drafts: str, background: bool = False) -> BuildReport:
+    """Build, once no other build is publishing to out (see build()): load (read, validate, link and
+    audit), then render, index and publish what changed (kept: the last build's summary, if any)."""
+    recover(out)  # a build killed mid-swap left the site aside: put it back even if this build fails
+    summary, inputs = last_build(root, out, kept) if use_cache else (None, None)
     if summary is not None:  # nothing changed since the last build, and out is as it left it
         stop_on_problems(summary.problems, strict)
         files = summary.published[1]

@@ -84,6 +84,54 @@ def test_publishing_never_writes_outside_its_folder(tmp_path, path):
     assert not (tmp_path / "out" / "escape.html").exists() and not (tmp_path / "out" / "site").exists()
 
 
+def noted_folders(root: Path):
+    """Return the times of the site's folders as the last build noted them."""
+    from dossier.incremental.lastbuild import kept_summary, known_folders
+
+    known = known_folders(kept_summary(root, (False, None, "out")), root / "site")
+    assert known is not None
+    return known
+
+
+def test_files_added_where_the_last_build_noted_its_folders_are_found_without_walking_the_site(make_site, monkeypatch, capsys):
+    """The guard lists only the folders whose time changed since the last build noted it."""
+    from dossier.publish import folders, staging
+
+    root = make_site()
+    assert main(["build", "--source", str(root)]) == 0
+    monkeypatch.setattr(folders, "RACY_NS", 0)  # as if the times had been noted long after the build
+    assert folders.changed_folders(root / "site", noted_folders(root)) == []
+    walked: list[Path] = []
+    monkeypatch.setattr(staging, "walk_files", lambda folder, **options: walked.append(folder) or folders.walk_files(folder, **options))
+    time.sleep(0.05)  # a tick of the clock that times folders
+    (root / "site/CNAME").write_text("dossier.example.org\n", encoding="utf-8")
+    (root / "site/people/jorge-torres/notes.txt").write_text("precious", encoding="utf-8")
+    (root / "site/people/drafts/old").mkdir(parents=True)
+    (root / "site/people/drafts/old/page.html").write_text("mine", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["build", "--source", str(root)]) == 2
+    assert "it holds files dossier did not make (CNAME, people/drafts/old/page.html, people/jorge-torres/notes.txt)" in capsys.readouterr().err
+    assert walked == [root / "site/people/drafts"]  # the one folder the last build did not make
+    assert sorted(folders.changed_folders(root / "site", noted_folders(root))) == ["", "people", "people/jorge-torres"]
+
+
+def test_a_file_added_while_the_folder_times_could_not_yet_tell_is_found(make_site, monkeypatch, capsys):
+    """A folder changed just before its time was noted may change again within the same tick and
+    keep its time (a coarse clock): it is listed anyway."""
+    from dossier.publish import folders
+
+    root = make_site()
+    assert main(["build", "--source", str(root)]) == 0
+    noted = noted_folders(root)[1]["people/jorge-torres"]
+    (root / "site/people/jorge-torres/notes.txt").write_text("precious", encoding="utf-8")
+    os.utime(root / "site/people/jorge-torres", ns=(noted, noted))  # the folder's time, as if in the same tick
+    capsys.readouterr()
+    assert main(["build", "--source", str(root)]) == 2
+    assert "it holds files dossier did not make (people/jorge-torres/notes.txt)" in capsys.readouterr().err
+    monkeypatch.setattr(folders, "RACY_NS", 0)  # what that protects from
+    assert folders.changed_folders(root / "site", noted_folders(root)) == [] and main(["build", "--source", str(root)]) == 0
+
+
 # ---- recovery ------------------------------------------------------------------------------
 
 def dead_pid() -> int:

@@ -15,7 +15,7 @@ from . import cache
 from .cache import BodyCache
 from .inputs import InputScan, Stat, scan_inputs
 from ..model.problems import Problem
-from ..publish.folders import removal, remove_tree
+from ..publish.folders import FolderTimes, folder_times, listed_files, removal, remove_tree
 from ..timings import layer
 
 if TYPE_CHECKING:
@@ -30,6 +30,14 @@ class Summary:
     problems: list[Problem]
     stats: dict[str, Stat]  # what the file system said of each input file when the build scanned it
     scanned: int  # when that scan began (time.time_ns())
+    folders: FolderTimes | None = None  # the times of the output's folders, noted once it was published
+
+
+def known_folders(summary: Summary | None, out: Path) -> FolderTimes | None:
+    """Return the times of out's folders as the last build noted them, if it published there."""
+    if summary is None or summary.published[0] != str(out.resolve()):
+        return None
+    return summary.folders
 
 
 def intact(published: tuple[str, dict[str, tuple[int, int]]] | None, out: Path) -> bool:
@@ -50,16 +58,24 @@ def intact(published: tuple[str, dict[str, tuple[int, int]]] | None, out: Path) 
     return True
 
 
-def last_build(root: Path, out: Path, options: tuple) -> tuple[Summary | None, InputScan]:
-    """Return the last build's summary when no input changed since and out is as it left it (there
-    is nothing to do), and the inputs as they are now (only the files that the file system says
-    changed since the last build are read: see scan_inputs)."""
+def kept_summary(root: Path, options: tuple) -> Summary | None:
+    """Return the summary the last build with these options kept, if any (the project is left as it
+    is: the output folder is yet to be checked)."""
+    if not (root / cache.FOLDER).is_dir():
+        return None
+    with layer("scan inputs"), cache.state_locked(root):
+        summary = cache.load(cache.state_file(root, options, "summary"))
+    return summary if isinstance(summary, Summary) else None
+
+
+def last_build(root: Path, out: Path, summary: Summary | None) -> tuple[Summary | None, InputScan]:
+    """Return the last build's summary (as kept_summary found it) when no input changed since and
+    out is as it left it (there is nothing to do), and the inputs as they are now (only the files
+    that the file system says changed since the last build are read: see scan_inputs)."""
     with layer("scan inputs"):
-        with cache.state_locked(root):
-            summary = cache.load(cache.state_file(root, options, "summary"))
-        known = InputScan(summary.inputs, summary.stats, summary.scanned) if isinstance(summary, Summary) else None
+        known = InputScan(summary.inputs, summary.stats, summary.scanned) if summary is not None else None
         scan = scan_inputs(root, known)
-    if isinstance(summary, Summary) and summary.inputs == scan.digests and intact(summary.published, out):
+    if summary is not None and summary.inputs == scan.digests and intact(summary.published, out):
         return summary, scan
     return None, scan
 
@@ -159,6 +175,7 @@ def note_published(session: Session, out: Path) -> None:
         stat = os.stat(os.path.join(base, path))  # not Path: 15,000 files at 10,000 records
         files[path] = (stat.st_size, stat.st_mtime_ns)
     session.output.published = (str(out.resolve()), files)
+    session.output.folders = folder_times(out, listed_files(out))  # its marker's list holds the search bundle too
 
 
 def keep_session(session: Session) -> None:
@@ -174,4 +191,4 @@ def keep_session(session: Session) -> None:
     cache.save(cache.state_file(session.root, options), session)
     assert session.output.published is not None
     cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs.digests, session.output.published, session.problems,
-                                                                            session.inputs.scan.stats, session.inputs.scan.started))
+                                                                            session.inputs.scan.stats, session.inputs.scan.started, session.output.folders))

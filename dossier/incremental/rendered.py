@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from ..check.link import Key, Site
+from ..publish.folders import FolderTimes
 from ..publish.sinks import FolderSink, MemorySink
 from ..render.claims import ClaimIndex
 from ..render.pages import Renderer
@@ -42,6 +43,7 @@ class RenderedState:
         self.claims_version: tuple[int, ...] = ()  # the claim indexes' versions when they were worked out
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
+        self.folders: FolderTimes | None = None  # the times of its folders then (publish/folders.py)
         self.body_cache: BodyCache | None = None
         self.claim_indexes: dict[str, ClaimIndex] = {}  # each record's claims in each language: an edit works out only its own again
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 from pathlib import Path
 
 MARKER = ".dossier-site"  # its first line says what the folder is; then one line per file the build wrote
@@ -22,6 +23,48 @@ def listed_files(out: Path) -> set[str]:
         return set((out / MARKER).read_text(encoding="utf-8", errors="replace").splitlines()[1:])
     except OSError:
         return set()
+
+
+# A site's folders as a build published them: when their times were noted (time.time_ns()), and each
+# folder's time of last change then, by its path (the site's own folder is ""). Adding, removing or
+# renaming an entry in a folder changes its time: the next build lists only the folders whose time
+# changed, to find files it did not make (staging.files_not_made), rather than walk the whole site.
+FolderTimes = tuple[int, dict[str, int]]
+# A folder changed this shortly before its time was noted may change again within the same tick of
+# a coarse clock (a second or two on some file systems) and keep its time: it is listed anyway.
+RACY_NS = 2_000_000_000
+
+
+def folder_times(out: Path, files: Iterable[str]) -> FolderTimes:
+    """Note the time of each folder holding the site's files, and of the folders above them."""
+    noted = time.time_ns()
+    folders = {""}
+    for path in files:
+        folder = path.rpartition("/")[0]
+        while folder not in folders:
+            folders.add(folder)
+            folder = folder.rpartition("/")[0]
+    base, times = str(out), {}
+    for folder in folders:
+        try:
+            times[folder] = os.stat(os.path.join(base, folder)).st_mtime_ns
+        except OSError:
+            pass
+    return noted, times
+
+
+def changed_folders(out: Path, known: FolderTimes) -> list[str]:
+    """Return the folders of a site whose time is not as noted, or was noted too soon after they changed (RACY_NS)."""
+    noted, times = known
+    base, changed = str(out), []
+    for folder, noted_time in times.items():
+        try:
+            now = os.stat(os.path.join(base, folder)).st_mtime_ns
+        except OSError:
+            continue  # gone, with whatever was in it
+        if now != noted_time or noted_time >= noted - RACY_NS:
+            changed.append(folder)
+    return changed
 
 
 def staged_or_live(folder: Path, live: Path | None, path: str) -> bytes:
