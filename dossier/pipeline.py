@@ -152,7 +152,7 @@ def render_index_publish(session: Session, out: Path, previous: Path | None, wor
         search.stop()
         staging.discard()
         raise
-    publish(staging, session, out, use_cache, phases, patch=previous is not None, background=background)
+    publish(staging, session, out, use_cache, phases, patch=previous is not None, background=background, kept=search.kept())
     return rendered
 
 
@@ -176,12 +176,17 @@ class SearchIndex:
     def start(self, folder: Path, changed: set[str]) -> None:
         """Start indexing the searchable pages staged in folder (changed: those new, changed or gone)."""
         self.indexing = Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), changed=changed,
-                                 previous=self.previous, jobs=1, texts=True)
+                                 previous=self.previous, jobs=1, texts=True, patches=self.previous is not None)
 
     def finish(self, folder: Path) -> None:
         """Wait for the index to be complete (starting it if no page was rendered), or raise what went wrong."""
-        indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), jobs=self.workers, texts=True)
+        indexing = self.indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts),
+                                                             jobs=self.workers, texts=True)
         indexing.finish(self.workers)
+
+    def kept(self) -> set[str]:
+        """Return the files of the live site's search bundle that publishing leaves in place (search/indexing.py patches)."""
+        return self.indexing.kept if self.indexing is not None else set()
 
     def stop(self) -> None:
         """Stop the Pagefind runs under way."""
@@ -208,12 +213,13 @@ def index(search: SearchIndex, folder: Path, phases: dict[str, float]) -> None:
 
 
 def publish(staging: Staging, session: Session, out: Path, use_cache: bool, phases: dict[str, float], patch: bool = False,
-            background: bool = False) -> None:
-    """Swap the staged site into place (or with patch move its files into out), and keep the session
-    for the next build while what was replaced is deleted."""
+            background: bool = False, kept: set[str] | None = None) -> None:
+    """Swap the staged site into place (or with patch move its files into out, which keeps the files
+    of its search bundle that were not indexed again: kept), and keep the session for the next build
+    while what was replaced is deleted."""
     started = time.perf_counter()
     with layer("publish"):
-        removing = staging.patch(set(session.output.written)) if patch else None
+        removing = staging.patch(set(session.output.written) | (kept or set())) if patch else None
         aside = None if patch else staging.swap()
     close_session(session, out, use_cache, background, aside)  # which deletes the old site, as the state is kept
     if removing is not None:

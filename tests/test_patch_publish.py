@@ -66,8 +66,8 @@ KILLER = textwrap.dedent("""
 
     def rename(self, target):
         result = real_rename(self, target)
-        if step == "bundle" and Path(target).name == patching.OLD_BUNDLE:
-            die()  # the old search bundle is aside, the new one not yet in place
+        if step == "bundle" and patching.OLD_BUNDLE in Path(target).parts:
+            die()  # the old search bundle (or part) is aside, the new one not yet in place
         return result
 
     def unlink(self, missing_ok=False):
@@ -78,29 +78,36 @@ KILLER = textwrap.dedent("""
 
     os.replace, Path.rename, Path.unlink = replace, rename, unlink
     staging = Staging(out)
-    files = {f"page-{n:03d}/index.html": b"new" for n in list(range(50)) + list(range(100, 120))}
-    files |= {"pagefind/pagefind.js": b"new bundle", "pagefind/fragment/b.pf_fragment": b"new"}
+    files = {f"page-{n:03d}/index.html": b"new" for n in list(range(50)) + list(range(100, 120))} | eval(sys.argv[3])
     for relative, data in files.items():
         (staging.folder / relative).parent.mkdir(parents=True, exist_ok=True)
         (staging.folder / relative).write_bytes(data)
-    staging.patch({f"page-{n:03d}/index.html" for n in range(120)}).join()
+    staging.patch({f"page-{n:03d}/index.html" for n in range(120)} | eval(sys.argv[4])).join()
 """)
 
 OLD = {f"page-{n:03d}/index.html": b"old" for n in range(100)} | {"index.html": b"old home", "pagefind/pagefind.js": b"old bundle",
                                                                     "pagefind/fragment/a.pf_fragment": b"old"}
-NEW = ({f"page-{n:03d}/index.html": b"new" for n in list(range(50)) + list(range(100, 120))}
-       | {f"page-{n:03d}/index.html": b"old" for n in range(50, 100)} | {"pagefind/pagefind.js": b"new bundle", "pagefind/fragment/b.pf_fragment": b"new"})
+PAGES = {f"page-{n:03d}/index.html": b"new" for n in list(range(50)) + list(range(100, 120))} | {f"page-{n:03d}/index.html": b"old" for n in range(50, 100)}
+# A bundle staged whole; and one in parts (search/indexing.py patches) of which only the second part
+# was indexed again: the first stays where it is (kept), and the delta, no longer listed, goes.
+STAGED = {"whole": {"pagefind/pagefind.js": b"new bundle", "pagefind/fragment/b.pf_fragment": b"new"},
+          "parts": {"pagefind/parts/2/pagefind.js": b"new part", "pagefind/parts/2/fragment/e.pf_fragment": b"new", "pagefind/parts.json": b"new list"}}
+IN_PARTS = {"pagefind/parts.json": b"old list", "pagefind/parts/1/pagefind.js": b"old part", "pagefind/parts/1/fragment/c.pf_fragment": b"old",
+            "pagefind/parts/2/pagefind.js": b"old part", "pagefind/parts/2/fragment/d.pf_fragment": b"old", "pagefind/delta/pagefind.js": b"old delta"}
+KEPT = {"whole": set(), "parts": {"pagefind/pagefind.js", "pagefind/fragment/a.pf_fragment", "pagefind/parts/1/pagefind.js", "pagefind/parts/1/fragment/c.pf_fragment"}}
 
 
 def without_marker(files: dict[str, bytes]) -> dict[str, bytes]:
     return {path: data for path, data in files.items() if path != MARKER}
 
 
+@pytest.mark.parametrize("bundle", ["whole", "parts"])
 @pytest.mark.parametrize("step", ["journal", "moving", "bundle", "removing", "done"])
-def test_a_patch_killed_at_any_step_is_undone_or_finished_by_the_next_build(tmp_path, make_site, capsys, step):
+def test_a_patch_killed_at_any_step_is_undone_or_finished_by_the_next_build(tmp_path, make_site, capsys, step, bundle):
     out = tmp_path / "site"
-    publish(OLD, out)
-    result = subprocess.run([sys.executable, "-c", KILLER, str(out), step], cwd=PROJECT, capture_output=True)
+    old = OLD | (IN_PARTS if bundle == "parts" else {})
+    publish(old, out)
+    result = subprocess.run([sys.executable, "-c", KILLER, str(out), step, repr(STAGED[bundle]), repr(KEPT[bundle])], cwd=PROJECT, capture_output=True)
     if step == "done":
         assert result.returncode == 0, result.stderr.decode()
     else:
@@ -109,7 +116,7 @@ def test_a_patch_killed_at_any_step_is_undone_or_finished_by_the_next_build(tmp_
     # Even a build that fails on its content first undoes (before the journal) or finishes (after it) the publish ...
     broken = make_site({"content/places/cucuta.md": "---\nname: C\n---\n"})
     assert main(["build", "--source", str(broken), "--out", str(out)]) == 1, capsys.readouterr().err
-    expected = OLD if step == "journal" else NEW
+    expected = old if step == "journal" else PAGES | STAGED[bundle] | {path: old[path] for path in KEPT[bundle]}
     assert without_marker(snapshot(out)) == expected
     assert (out / MARKER).read_text(encoding="utf-8").splitlines()[1:] == sorted(expected)
     assert leftovers(out) == []

@@ -16,6 +16,7 @@ from dossier.cli import main
 from dossier.render.fallback import fallback_index
 from dossier.pipeline import build
 from dossier.model.problems import BuildFailure
+from dossier.publish.folders import MARKER, listed_files
 from dossier.publish.staging import walk_files
 
 
@@ -162,6 +163,7 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
     assert len(bundles) >= 4
     base = vocabulary(bundles[0])
     inodes = {path: (site / "pagefind" / path).stat().st_ino for path in walk_files(site / "pagefind") if path != "parts.json"}
+    folders = {path: path.stat().st_ino for path in [site / "pagefind", *bundles[1:]]}  # the parts stay where they are: not made again
     edits = [("jorge-torres", "Torres was a sergeant", "Torres was a marmalade sergeant"),  # a word new to the site
              ("jorge-torres", "Torres was a marmalade sergeant", "Torres was a sergeant"),  # gone again
              ("jose-gomez", "José Gómez, a father of two, was a sergeant in", "José Gómez, a father of two, was a marmalade sergeant in"),  # a second page: the delta holds both
@@ -178,9 +180,11 @@ def test_an_edit_is_indexed_into_a_delta_until_the_pages_changed_pass_its_limit(
         cold = tmp_path / f"cold{number}"
         build(root, cold, use_cache=False)
         listing = json.loads((site / "pagefind/parts.json").read_text(encoding="utf-8"))
+        assert listed_files(site) == set(walk_files(site)) - {MARKER}  # the marker lists the parts left in place, and only what is there
         if number == len(edits) - 1:
             assert "delta" not in listing and tree(site / "pagefind") == tree(cold / "pagefind")
             break
+        assert {path: path.stat().st_ino for path in folders} == folders
         delta = listing["delta"]
         assert replaced | {f"people/{person}/index.html"} <= set(delta["replaces"])  # kept from build to build
         replaced = set(delta["replaces"])

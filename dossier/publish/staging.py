@@ -213,8 +213,9 @@ class Staging:
 
     def patch(self, files: set[str]) -> threading.Thread:
         """Move the staged files into the live site, which keeps its other files as they are (see
-        patch.py); files: every file of the site once published, but the search bundle's, staged
-        whole. Return the thread deleting the staging folder."""
+        patch.py); files: every file of the site once published but those staged (the search
+        bundle's, or its parts indexed again) need not be named. Return the thread deleting the
+        staging folder."""
         commit(self.folder, files | set(walk_files(self.folder)))
         return roll_forward(self.folder, self.out)
 

@@ -8,7 +8,6 @@ The portable build's plain index is render/fallback.py.
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import os
@@ -16,19 +15,18 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 from pathlib import Path
 from typing import Iterable
 
+from .binary import indexing_failed, pagefind_command, sort_languages
 from .pagetext import search_text
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
 from .words import text_words
 from ..render.fallback import NOT_INDEXED
 from ..model.i18n import LANGUAGES
-from ..model.problems import BuildFailure
 from ..publish.folders import staged_or_live
 from ..publish.staging import SEARCH_TEXTS, carry_over, walk_files
 
@@ -56,12 +54,17 @@ class Indexing:
     they are indexed, into the delta (see DELTA); else the parts holding them, and every part when the
     site's words changed (see VOCABULARY_PAGE). In
     the background, Pagefind runs at the lowest CPU priority (where `nice` exists), each run
-    leading its own process group.
+    leading its own process group. patches: the folder is a staging folder that will patch previous
+    (publish/patch.py), where the parts not indexed again then stay as they are: only the parts (and
+    delta) indexed again are staged, with parts.json, unless the first part was (its files are the
+    bundle's top folder), when every part is.
     """
 
     def __init__(self, folder: Path, pages: Iterable[str], *, words: set[str] | None = None, changed: set[str] | None = None,
-                 previous: Path | None = None, background: bool = False, jobs: int | None = None, texts: bool = False):
+                 previous: Path | None = None, background: bool = False, jobs: int | None = None, texts: bool = False, patches: bool = False):
         self.folder, self.background, self.previous, self.words = folder.resolve(), background, previous, words  # Pagefind runs elsewhere
+        self.patches = patches
+        self.kept: set[str] = set()  # with patches, the files of previous's bundle left in place, by their path in the site
         # What Pagefind reads of each page (pagetext.py): with texts, the copies a build's rendering
         # put in the staging folder, else made here from the pages, in a folder of this indexing's own.
         self.texts = self.folder / SEARCH_TEXTS if texts else Path(tempfile.mkdtemp(prefix="dossier-search-text-"))
@@ -218,7 +221,11 @@ class Indexing:
         bundle = self.folder / f".{BUNDLE}-new"
         shutil.rmtree(bundle, ignore_errors=True)
         numbers = list(range(len(self.parts))) + ([DELTA_PART] if self.delta is not None else [])
+        staged_alone = self.patches and bool(self.listing) and 0 not in self.todo and self.kept_live(0)
         for number in numbers:
+            if staged_alone and number not in self.todo and self.kept_live(number):
+                self.kept |= {f"{part_folder(number)}/{path}" for path in self.part_files(number)}  # it stays in the site this folder patches
+                continue
             target = bundle / part_folder(number).removeprefix(BUNDLE).lstrip("/")
             target.parent.mkdir(parents=True, exist_ok=True)
             if number in self.todo:
@@ -232,6 +239,7 @@ class Indexing:
                 if number == 0:
                     self.listing.pop("vocabulary", None)  # its vocabulary page may hold other words now
         self.remove_vocabulary()
+        bundle.mkdir(exist_ok=True)  # (with only parts.json, where every part stays in place)
         (bundle / "parts.json").write_text(json.dumps(self.parts_listing(bundle), ensure_ascii=False) + "\n", encoding="utf-8")
         live, old = self.folder / BUNDLE, self.folder / f".{BUNDLE}-old"
         shutil.rmtree(old, ignore_errors=True)
@@ -247,20 +255,32 @@ class Indexing:
         fragment of the first part's vocabulary page, which holds them."""
         if len(self.parts) == 1:
             return {"parts": [], "words": ""}
+        first = bundle if (bundle / "pagefind.js").is_file() or self.previous is None else self.previous / BUNDLE  # staged, or left in place
         vocabulary = self.listing.get("vocabulary") if 0 not in self.todo else None
-        if vocabulary is None or not (bundle / "fragment" / f"{vocabulary}.pf_fragment").is_file():
-            vocabulary = next((name for name, data in fragments(bundle) if data.get("url") == "/" + VOCABULARY_PAGE.removesuffix("index.html")), "")
+        if vocabulary is None or not (first / "fragment" / f"{vocabulary}.pf_fragment").is_file():
+            vocabulary = next((name for name, data in fragments(first) if data.get("url") == "/" + VOCABULARY_PAGE.removesuffix("index.html")), "")
         listing = {"parts": [f"parts/{number}/" for number in range(1, len(self.parts))], "words": self.vocabulary, "vocabulary": vocabulary}
         if self.delta is not None:
-            ids = sorted(name for name, data in fragments(bundle / DELTA) if not data.get("url", "").endswith("/pagefind-vocabulary/"))
+            delta = bundle / DELTA if (bundle / DELTA).is_dir() or self.previous is None else self.previous / BUNDLE / DELTA
+            ids = sorted(name for name, data in fragments(delta) if not data.get("url", "").endswith("/pagefind-vocabulary/"))
             listing[DELTA] = {"folder": f"{DELTA}/", "replaces": self.delta.replaces, "ids": ids, "added": self.delta.added}
         return listing
+
+    def kept_live(self, number: int) -> bool:
+        """Tell whether a part's (or the delta's) bundle is there in the previous site (its pagefind.js is written last)."""
+        return self.previous is not None and (self.previous / part_folder(number) / "pagefind.js").is_file()
+
+    def part_files(self, number: int) -> list[str]:
+        """Return the files of a part's (or the delta's) bundle in the previous site, by their path in it."""
+        assert self.previous is not None
+        source = self.previous / part_folder(number)
+        return [path for path in walk_files(source) if path.split("/")[0] not in ("parts", DELTA) and path != "parts.json"] if number == 0 else list(walk_files(source))
 
     def carry_part(self, number: int, target: Path) -> bool:
         """Link a part's (or the delta's) bundle from the previous site into target; tell whether it was all there."""
         assert self.previous is not None
         source = self.previous / part_folder(number)
-        files = [path for path in walk_files(source) if path.split("/")[0] not in ("parts", DELTA) and path != "parts.json"] if number == 0 else list(walk_files(source))
+        files = self.part_files(number)
         try:
             if "pagefind.js" in files:
                 carry_over(source, target, files)
@@ -321,29 +341,3 @@ class Indexing:
         self.remove_vocabulary()
         for number in self.todo:
             shutil.rmtree(self.output(number), ignore_errors=True)
-
-
-@functools.lru_cache(maxsize=1)
-def pagefind_command() -> list[str]:
-    """Return how to run Pagefind: its binary, as its package finds it (`python -m pagefind` does so,
-    then runs it in its place: 60 ms a run, sixteen runs at 10,000 records, one after each edit)."""
-    try:
-        from pagefind_bin_extended import get_executable  # type: ignore[import-untyped]  # pagefind[extended]'s binary
-
-        return [str(get_executable())]
-    except Exception:  # another way of installing it: its wrapper finds it
-        return [sys.executable, "-m", "pagefind"]
-
-
-def sort_languages(entry: Path) -> None:
-    """Write the index's list of languages in a fixed order: Pagefind writes a site of several
-    languages in any order, and two builds of the same input must be byte-identical."""
-    data = json.loads(entry.read_text(encoding="utf-8"))
-    if len(data.get("languages", {})) > 1:
-        data["languages"] = dict(sorted(data["languages"].items()))
-        entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-
-
-def indexing_failed(reason: str) -> BuildFailure:
-    """Return the error a failed Pagefind run stops the build with."""
-    return BuildFailure(f"search indexing failed ({reason}); is pagefind installed? pip install 'pagefind[extended]'")
