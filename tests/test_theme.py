@@ -165,3 +165,22 @@ def test_an_extra_stylesheet_the_site_does_not_publish_is_an_error_at_its_line(m
     assert main(["check", "--source", str(root)]) == 1
     assert capsys.readouterr().err.splitlines()[0] == ("content/site.yaml:4: error: 'desk.css' in extra_css is no file of the site (did you mean "
                                                       "'static/desk.css'?): put the file in templates/static/ and write static/<its name>, or give an https:// address")
+
+
+def test_rendering_looks_at_no_template_file_again_once_it_has_the_template(make_site, monkeypatch):
+    """A page, and each timeline entry, asks for its template: Jinja would look at the file's time
+    each time (auto_reload). That system call lets another thread take the interpreter's lock, and
+    made thousands a second while the timeline's entries rendered, starving the threads that run
+    Pagefind. A template edit makes new environments instead (see test_oracle)."""
+    import os
+
+    from dossier.pipeline import build
+
+    looked: list[str] = []
+    real = os.path.getmtime
+    monkeypatch.setattr(os.path, "getmtime", lambda path: looked.append(str(path)) or real(path))
+    root = make_site()
+    report = build(root, root / "site", workers=1)
+    assert report.rendered > 10
+    templates = [path for path in looked if path.endswith(".html")]
+    assert templates and len(templates) == len(set(templates))  # once, as it is loaded

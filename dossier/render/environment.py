@@ -103,8 +103,12 @@ def published(source: Source, lang: str, gettext: Callable[[str], str]) -> Marku
 def template_environment(folders: list[Path], lang: str, first_language: str) -> jinja2.Environment:
     """Return the templates' environment in one language: the theme's folders (theme.py), its
     interface strings, dates and numbers, and the functions templates call."""
+    # auto_reload=False: a template's file is not looked at again each time a page asks for it (a
+    # system call for each of the 9,500 timeline entries at 10,000 records, each letting another
+    # thread take the interpreter's lock, which then starved the threads that run Pagefind). A
+    # template edit makes a new renderer, with new environments (incremental/rendered.py).
     env = jinja2.Environment(
-        loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined,
+        loader=theme.template_loader(folders), autoescape=True, undefined=jinja2.StrictUndefined, auto_reload=False,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, bytecode_cache=COMPILED, extensions=["jinja2.ext.i18n"],
     )
     words = translations(lang)

@@ -69,6 +69,11 @@ class Indexing:
         # put in the staging folder, else made here from the pages, in a folder of this indexing's own.
         self.texts = self.folder / SEARCH_TEXTS if texts else Path(tempfile.mkdtemp(prefix="dossier-search-text-"))
         self.parts = split(pages)
+        # The pages whose text is yet to be made, found here in the build's own thread: a thread that
+        # runs Pagefind and checks a file waits, after each check, for the interpreter's lock, which
+        # the build's rendering gives up only every few milliseconds (600 checks took 3 s a part).
+        texts_there = str(self.texts)
+        self.untexted = {path for part in self.parts for path in part if not texts or not os.path.isfile(os.path.join(texts_there, path))}
         # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
         # language, and a part without the reader's language would answer in another one.
         self.vocabularies = [VOCABULARY_PAGE] + sorted({f"{path.split('/')[0]}/{VOCABULARY_PAGE}" for part in self.parts for path in part
@@ -173,7 +178,7 @@ class Indexing:
             pages = own + (self.vocabularies if len(self.parts) > 1 else [])
             site = self.texts  # Pagefind reads each page's searchable text alone (pagetext.py)
             for path in own:  # the vocabulary pages' are written with them
-                if not (site / path).is_file():  # a page carried over from the last build, or not rendered by a build
+                if path in self.untexted:  # a page carried over from the last build, or not rendered by a build
                     text = search_text(self.page(path))
                     if text is not None:
                         (site / path).parent.mkdir(parents=True, exist_ok=True)
