@@ -136,3 +136,32 @@ def test_the_preview_renders_a_claims_page_again_when_what_it_shows_changes(make
     mirror.edit(person, "Two outlets report it.", "One more.[@npr \"witnesses said\"] Two outlets report it.", "a claim more: a page more")
     assert "claims/1-source/2/index.html" in mirror.files
     mirror.edit(person, "One more.\\[@npr \"witnesses said\"\\] ", "", "and less")
+
+
+def test_a_large_site_s_claims_are_worked_out_in_two_processes_as_one_works_them_out(tmp_path, monkeypatch):
+    """A cold build works out half of a large site's claims in a second process (render/claims.py
+    recount): every record's claims, in each language, are as one process makes them, in order."""
+    from conftest import copy_project
+
+    from dossier import forked
+    from dossier.pipeline import load
+    from dossier.render.pages import Renderer
+    from dossier.timings import take_report
+
+    root = copy_project(tmp_path / "project")  # this documentary: two languages
+    next((root / "content/people").glob("*.es.md")).unlink()  # a body the Spanish pages show in English
+    site, _ = load(root)
+    renderer = Renderer(site)
+    sent: list[tuple] = []
+    monkeypatch.setattr(forked, "take_report", lambda report: sent.append(report) or take_report(report))
+    for lang in renderer.languages:
+        view, index_lang = renderer.site_in(lang), None if lang == renderer.languages[0] else lang
+        alone, both = claims.ClaimIndex(index_lang), claims.ClaimIndex(index_lang)
+        alone.claims(view, None, processes=2)  # too few records to share
+        monkeypatch.setattr(forked, "SPLIT_FROM", 2)
+        both.claims(view, None, processes=2)
+        monkeypatch.setattr(forked, "SPLIT_FROM", 2000)
+        assert len(sent) == 1 and list(sent.pop()[0]) == ["plan"], lang  # a second process worked out its share
+        assert both.found == alone.found and [list(claims) for claims in both.found.values()] == [list(claims) for claims in alone.found.values()]
+        assert list(both.records) == list(alone.records) and both.records == alone.records
+        assert sum(len(found) for found in both.found.values()) > 100 and (index_lang is None or any(c.lang for _, made, _ in both.records.values() for c in made))

@@ -71,14 +71,14 @@ class RenderedState:
         return (self.rendered is not None and self.pending is not EVERYTHING and not self.pending and not self.extras_pending
                 and not self.languages_pending)
 
-    def plan(self, site: Site, templates: Path) -> tuple[list[str], bool]:
+    def plan(self, site: Site, templates: Path, processes: int = 1) -> tuple[list[str], bool]:
         """Decide which pages of site to render again (templates: the project's own), and whether the
-        extras (data, static files) must be remade."""
+        extras (data, static files) must be remade (processes: how many may work out its claims)."""
         if self.renderer is None:
             self.renderer = Renderer(site, templates, portable=self.portable)
             self.renderer.cache = self.body_cache
             self.renderer.claim_indexes = self.claim_indexes
-        self.renderer.site = site
+        self.renderer.site, self.renderer.processes = site, processes
         self.renderer.forget()
         old, pending = self.rendered, self.pending
         everything = pending is EVERYTHING or old is None

@@ -125,7 +125,7 @@ class Session:
         if outcome.errors or site is None:
             return outcome
         with layer("plan"):
-            paths, remake = output.plan(site, self.root / "templates")
+            paths, remake = output.plan(site, self.root / "templates", workers)
         rendered = set(paths)
         sink.carry([path for path in output.pages if path not in rendered])
         timeline = [path for path in paths if path.startswith("timeline/")]  # pages search does not index

@@ -15,6 +15,7 @@ from sys import intern
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..check.link import record_line
+from .. import forked
 from ..text.markup import CLAIM, SUPPORT
 from ..text.sentences import LEADING, Sentence, plain, sentences_of
 from .reads import link_target
@@ -179,7 +180,7 @@ class ClaimIndex:
         found = state["found"]
         self.__dict__.update(state, records=records, found=gathered(records.values()) if found is True else found)
 
-    def claims(self, site: Any, edited: set[tuple[str, str]] | None = None) -> dict[str, list[Claim]]:
+    def claims(self, site: Any, edited: set[tuple[str, str]] | None = None, processes: int = 1) -> dict[str, list[Claim]]:
         """Return every claim of a linked site by support level, most sources first, each level in the
         records' order. edited: the only records that can have changed since the last call, if known
         (an edit in the preview: then the other 10,000 are not looked at)."""
@@ -194,7 +195,7 @@ class ClaimIndex:
             return self.found  # type: ignore[return-value]
         renamed = any(key in self.records and self.records[key][0].label != r.label for r in changed for key in [(r.collection, r.id)])
         if not known or renamed or any((r.collection, r.id) not in self.records for r in changed):
-            return self.recount(site, site.all_records())
+            return self.recount(site, site.all_records(), processes)
         moved = False
         for record in changed:
             key = (record.collection, record.id)
@@ -203,16 +204,26 @@ class ClaimIndex:
             self.records[key] = (record, claims, self.names(site, key))
         return self.gather(site.all_records()) if moved else self.found  # type: ignore[return-value]
 
-    def recount(self, site: Any, records: list[Record]) -> dict[str, list[Claim]]:
-        """Work out again the claims of every record whose claims, or the names they show, may differ."""
-        kept = {}
+    def recount(self, site: Any, records: list[Record], processes: int = 1) -> dict[str, list[Claim]]:
+        """Work out again the claims of every record whose claims, or the names they show, may differ
+        (with processes 2 or more, those of many records in two processes: forked.in_two_processes)."""
+        kept: dict[tuple[str, str], Any] = {}  # in the records' order: those to work out again are filled in below
+        todo = []
         for record in records:
             key = (record.collection, record.id)
             cached = self.records.get(key)
             names = self.names(site, key)
             if cached is None or cached[0] is not record or cached[2] != names:
-                cached = (record, record_claims(site, record, self.derived_from, self.lang), names)
+                todo.append((record, names))
             kept[key] = cached
+        if processes < 2 or len(todo) < forked.SPLIT_FROM:
+            kept.update({(record.collection, record.id): (record, record_claims(site, record, self.derived_from, self.lang), names) for record, names in todo})
+        else:
+            work = functools.partial(texts_and_levels, site, self.derived_from, self.lang)
+            for (record, names), (texts, levels, written_in) in zip(todo, forked.in_two_processes(work, [record for record, _ in todo], "plan", processes)):
+                url, label = record.page_url, record.label
+                claims = [Claim(text, f"{url}#claim-{n}", label, level, written_in) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
+                kept[(record.collection, record.id)] = (record, claims, names)
         self.records = kept
         return self.gather(records)
 
@@ -250,6 +261,17 @@ def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | No
             text = LINKED.sub(lambda m: link_target(site, m[1]).label, text)
         found.append(Claim(text, f"{url}#claim-{number}", label, support_level(sources, derived_from), written_in))
     return found
+
+
+def texts_and_levels(site: Any, derived_from: Mapping[str, str | None], lang: str | None, records: list[Record]) -> list[tuple[list[str], list[str], str]]:
+    """Return the claims of records (record_claims) as their texts, their levels and the language
+    they are written in: what the claims of many records made in a forked process send back (the
+    rest is the record's, which the process that asked has)."""
+    made = []
+    for record in records:
+        claims = record_claims(site, record, derived_from, lang)
+        made.append(([c.text for c in claims], [intern(c.level) for c in claims], claims[0].lang if claims else ""))
+    return made
 
 
 def untranslated_in(site: Any, record: Record, lang: str) -> str:

@@ -53,6 +53,7 @@ class Renderer:
         self.found_claims: dict[str, dict[str, list[Claim]]] = {}  # by language: see claims(); emptied by forget()
         self.claim_indexes: dict[str, ClaimIndex] = {}  # by language: each language's pages list its own claims
         self.claims_edited: set[Key] | None = None  # the only records whose claims can have changed since the claims were last asked for, if known
+        self.processes = 1  # how many may work out the claims of a large site (see ClaimIndex.recount)
         self.env = self.environment(site_languages(site.config)[0])
         self.reads: dict[str, frozenset] = {}  # what each page rendered since last asked read (see reads.py), by output path
 
@@ -119,7 +120,7 @@ class Renderer:
         claims of the bodies they show), worked out once for every claims page."""
         if lang not in self.found_claims:
             index = self.claim_indexes.setdefault(lang, ClaimIndex(None if lang == self.languages[0] else lang))
-            self.found_claims[lang] = index.claims(self.site_in(lang), self.claims_edited)
+            self.found_claims[lang] = index.claims(self.site_in(lang), self.claims_edited, self.processes)
         return self.found_claims[lang]
 
     def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
