@@ -250,8 +250,8 @@ def fewer_collections() -> Iterator[None]:
 def quick_switches() -> Iterator[None]:
     """Let the build's threads that run Pagefind take the interpreter's lock sooner from the rendering
     (sys.setswitchinterval): after each system call such a thread waits for it, up to the switch
-    interval, and at Python's 5 ms the few dozen calls between two Pagefind runs kept a core idle for
-    a few hundred milliseconds while the build rendered."""
+    interval (Python's is 5 ms), and a few dozen calls come between two Pagefind runs, while a core
+    waits for the next one."""
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:

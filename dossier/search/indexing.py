@@ -69,9 +69,9 @@ class Indexing:
         # put in the staging folder, else made here from the pages, in a folder of this indexing's own.
         self.texts = self.folder / SEARCH_TEXTS if texts else Path(tempfile.mkdtemp(prefix="dossier-search-text-"))
         self.parts = split(pages)
-        # The pages whose text is yet to be made, found here in the build's own thread: a thread that
-        # runs Pagefind and checks a file waits, after each check, for the interpreter's lock, which
-        # the build's rendering gives up only every few milliseconds (600 checks took 3 s a part).
+        # The pages whose text is yet to be made, found here in the build's own thread: the thread that
+        # runs Pagefind waits for the interpreter's lock after each system call while the build renders,
+        # and a check of each of a part's 600 pages there kept Pagefind waiting.
         texts_there = str(self.texts)
         self.untexted = {path for part in self.parts for path in part if not texts or not os.path.isfile(os.path.join(texts_there, path))}
         # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
