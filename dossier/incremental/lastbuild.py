@@ -94,11 +94,10 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
 
     with layer("restore state"), cache.state_locked(root) if use_cache else contextlib.nullcontext():
         session = cache.load(cache.state_file(root, (portable, base_url, drafts)), freeze=True) if use_cache else None
-        if use_cache:
-            COMPILED.take(cache.load(cache.state_file(root, (), "templates")))
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
+        COMPILED.take(session.output.templates)
         session.linked.processes = processes  # for a relink of the whole site, if an edit needs one
         changed = session.inputs.changed(inputs.digests if inputs is not None else None)
         if changed:
@@ -179,13 +178,11 @@ def note_published(session: Session, out: Path) -> None:
 
 
 def keep_session(session: Session) -> None:
-    """Save the session, and then a summary of it, for the next build; and the templates compiled
-    since the last were kept (render/environment.py CompiledTemplates)."""
+    """Save the session, with the templates this process compiled (render/environment.py
+    CompiledTemplates), and then a summary of it, for the next build."""
     from ..render.environment import COMPILED
 
-    compiled = COMPILED.kept()
-    if compiled is not None:
-        cache.save(cache.state_file(session.root, (), "templates"), compiled)
+    session.output.templates = COMPILED.compiled
     options = (session.output.portable, session.linked.base_url, session.linked.draft_mode)
     cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
     cache.save(cache.state_file(session.root, options), session)

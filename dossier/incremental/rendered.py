@@ -44,6 +44,7 @@ class RenderedState:
         self.pages_changed = True  # the last plan made the list of pages again
         self.published: tuple[str, dict[str, tuple[int, int]]] | None = None  # where the last build went, and its files' sizes and times
         self.folders: FolderTimes | None = None  # the times of its folders then (publish/folders.py)
+        self.templates: dict[str, bytes] = {}  # the templates compiled when it was last kept (lastbuild.keep_session)
         self.body_cache: BodyCache | None = None
         self.claim_indexes: dict[str, ClaimIndex] = {}  # each record's claims in each language: an edit works out only its own again
 

@@ -162,7 +162,7 @@ class ClaimIndex:
             url, label = record.page_url, record.label
             lang = claims[0].lang if claims else ""
             made = all(c.url == f"{url}#claim-{n}" and c.page == label and c.lang == lang for n, c in enumerate(claims, start=1))
-            records[key] = (record, names, [c.text for c in claims], [intern(c.level) for c in claims], lang) if made else (record, names, claims)
+            records[key] = (record, names, *texts_and_levels(claims)) if made else (record, names, claims)
         found = self.found
         return {**self.__dict__, "records": records, "found": True if found is not None and found == gathered(self.records.values()) else found}
 
@@ -173,9 +173,7 @@ class ClaimIndex:
             if len(kept) == 1:
                 claims = kept[0]
             else:
-                texts, levels, lang = kept
-                url, label = record.page_url, record.label
-                claims = [Claim(text, f"{url}#claim-{n}", label, level, lang) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
+                claims = claims_again(record, *kept)
             records[key] = (record, claims, names)
         found = state["found"]
         self.__dict__.update(state, records=records, found=gathered(records.values()) if found is True else found)
@@ -219,11 +217,9 @@ class ClaimIndex:
         if processes < 2 or len(todo) < forked.SPLIT_FROM:
             kept.update({(record.collection, record.id): (record, record_claims(site, record, self.derived_from, self.lang), names) for record, names in todo})
         else:
-            work = functools.partial(texts_and_levels, site, self.derived_from, self.lang)
-            for (record, names), (texts, levels, written_in) in zip(todo, forked.in_two_processes(work, [record for record, _ in todo], "plan", processes)):
-                url, label = record.page_url, record.label
-                claims = [Claim(text, f"{url}#claim-{n}", label, level, written_in) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
-                kept[(record.collection, record.id)] = (record, claims, names)
+            work = functools.partial(records_texts_and_levels, site, self.derived_from, self.lang)
+            for (record, names), made in zip(todo, forked.in_two_processes(work, [record for record, _ in todo], "plan", processes)):
+                kept[(record.collection, record.id)] = (record, claims_again(record, *made), names)
         self.records = kept
         return self.gather(records)
 
@@ -263,15 +259,22 @@ def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | No
     return found
 
 
-def texts_and_levels(site: Any, derived_from: Mapping[str, str | None], lang: str | None, records: list[Record]) -> list[tuple[list[str], list[str], str]]:
-    """Return the claims of records (record_claims) as their texts, their levels and the language
-    they are written in: what the claims of many records made in a forked process send back (the
-    rest is the record's, which the process that asked has)."""
-    made = []
-    for record in records:
-        claims = record_claims(site, record, derived_from, lang)
-        made.append(([c.text for c in claims], [intern(c.level) for c in claims], claims[0].lang if claims else ""))
-    return made
+def texts_and_levels(claims: list[Claim]) -> tuple[list[str], list[str], str]:
+    """Return one record's claims (as record_claims makes them) as their texts, their levels and the
+    language they are written in: the rest is the record's (claims_again). So a saved session keeps
+    them, and a forked process sends them back."""
+    return [c.text for c in claims], [intern(c.level) for c in claims], claims[0].lang if claims else ""
+
+
+def claims_again(record: Record, texts: list[str], levels: list[str], lang: str) -> list[Claim]:
+    """Return a record's claims made again from their texts and levels (see texts_and_levels)."""
+    url, label = record.page_url, record.label
+    return [Claim(text, f"{url}#claim-{n}", label, level, lang) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
+
+
+def records_texts_and_levels(site: Any, derived_from: Mapping[str, str | None], lang: str | None, records: list[Record]) -> list[tuple]:
+    """Return the claims of records as texts_and_levels gives them: a forked process's share of recount."""
+    return [texts_and_levels(record_claims(site, record, derived_from, lang)) for record in records]
 
 
 def untranslated_in(site: Any, record: Record, lang: str) -> str:

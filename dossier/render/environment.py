@@ -40,24 +40,16 @@ OFTEN_CITED = 3  # records citing a piece of an article for its mark to be the s
 class CompiledTemplates(jinja2.BytecodeCache):
     """Templates compiled once a process, shared by every renderer it makes (the preview makes one
     again after a template edit): only a template whose source changed is compiled again. A build
-    keeps them with its state, for the next build's process (incremental/lastbuild.py): compiling the
-    three templates of a person's page takes about 60 ms."""
+    keeps them in its session, for the next build's process (incremental/lastbuild.py): compiling
+    the three templates of a person's page takes about 60 ms."""
 
     def __init__(self) -> None:
         self.compiled: dict[str, bytes] = {}
-        self.added = False  # compiled since the last take() or kept()
 
-    def take(self, compiled: object) -> None:
-        """Add the templates another process compiled and kept (a dict, as `compiled`); Jinja checks
-        each against its template's source before using it, and compiles a changed one again."""
-        if isinstance(compiled, dict):
-            self.compiled = {**compiled, **self.compiled}
-        self.added = False
-
-    def kept(self) -> dict[str, bytes] | None:
-        """Return the compiled templates to keep for the next process, or None when none was added."""
-        added, self.added = self.added, False
-        return dict(self.compiled) if added else None
+    def take(self, compiled: dict[str, bytes]) -> None:
+        """Add the templates another process compiled (as `compiled`); Jinja checks each against its
+        template's source before using it, and compiles a changed one again."""
+        self.compiled = {**compiled, **self.compiled}
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         code = self.compiled.get(bucket.key)
@@ -66,7 +58,6 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.compiled[bucket.key] = bucket.bytecode_to_string()
-        self.added = True
 
 
 COMPILED = CompiledTemplates()
