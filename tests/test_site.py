@@ -268,3 +268,38 @@ def test_a_source_s_date_says_where_the_text_does_not_give_it(real_site):
     assert re.search(r"25 de febrero de 2019 \[fecha inferida: El texto no tiene fecha\. .*\]\.$", spanish["ap-desertion"])
     home = (real_site / "index.html").read_text(encoding="utf-8")
     assert 'May–December 2019 <span class="prov"><button type="button" class="prov-mark">date inferred</button>' in home
+
+
+def test_the_records_a_source_page_lists_are_written_once_for_the_pages_alike(real_site):
+    """A source page lists every record citing it, which other source pages list too: each item is
+    written once for the pages at one depth in one language, and every page is as written alone."""
+    from dossier.render.pages import Renderer
+
+    site, _ = load(PROJECT)
+    renderer = Renderer(site, PROJECT / "templates")
+    sources = {path: render for path, render in renderer.pages().items() if re.match(r"(es/)?sources/[^/]+/index\.html$", path)}
+    looked_up = []
+    site.get = lambda key, get=site.get: looked_up.append(key) or get(key)  # type: ignore[method-assign]  # the site in English
+    pages = {path: render().decode("utf-8") for path, render in sources.items()}
+    del site.get
+    listed = sum(len(re.findall(r"<li><a href=", page)) for path, page in pages.items() if not path.startswith("es/"))
+    assert 0 < len(looked_up) < listed / 2  # each listed record looked up once for all pages (and a few lookups of the pages' own)
+    assert {lang for _, _, _, lang, _ in renderer.link_items} == {"en", "es"}
+    for path, page in pages.items():
+        alone = Renderer(site, PROJECT / "templates")
+        assert alone.pages()[path]().decode("utf-8") == page, path
+        assert (real_site / path).read_text(encoding="utf-8") == page, path
+    renderer.forget()
+    assert renderer.link_items == {}
+
+
+def test_a_listed_records_item_is_kept_for_pages_of_its_depth_and_kind_names_only():
+    from dossier.render.environment import link_items
+    from dossier.render.reads import SiteReads
+
+    site, _ = load(PROJECT)
+    memo: dict = {}
+    keys = [("people", "jorge-torres")]
+    assert link_items(SiteReads(site), keys, lambda url: "../../" + url, memo=memo) == '<li><a href="../../people/jorge-torres/">Jorge Torres</a></li>'
+    assert link_items(SiteReads(site), keys, lambda url: "../" + url, memo=memo) == '<li><a href="../people/jorge-torres/">Jorge Torres</a></li>'
+    assert link_items(SiteReads(site), keys, lambda url: "../" + url, {"people": "person"}, memo=memo).endswith('Jorge Torres</a> <span class="kind">(person)</span></li>')

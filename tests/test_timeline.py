@@ -78,19 +78,41 @@ def test_a_site_without_events_has_no_axis(make_site):
     assert axis_svg(site, None, lambda url: url) == ""
 
 
-def test_an_events_entry_is_rendered_once_for_every_filter_page_that_lists_it(timeline_site):
-    site, _ = load(timeline_site)
-    renderer = Renderer(site, timeline_site / "templates")
+def rendered_entries(renderer: Renderer) -> tuple[list[str], dict[str, str]]:
+    """Render a site's timeline pages, noting each event whose entry the entry's template renders."""
     rendered: list[str] = []
     template = renderer.env.get_template("timeline_event.html")
     original = template.render
     template.render = lambda **values: rendered.append(values["event"].id) or original(**values)  # type: ignore[method-assign]
-    pages = {path: render() for path, render in renderer.pages().items() if path.startswith("timeline/")}
-    listed = sum(len(re.findall(r'<li id="[a-z-]+" data-people', html.decode("utf-8"))) for html in pages.values())
+    pages = {path: render().decode("utf-8") for path, render in renderer.pages().items() if path.startswith("timeline/")}
+    return rendered, pages
+
+
+def test_an_events_entry_is_rendered_once_for_every_page_that_lists_it(timeline_site):
+    site, _ = load(timeline_site)
+    rendered, pages = rendered_entries(Renderer(site, timeline_site / "templates"))
+    listed = sum(len(re.findall(r'<li id="[a-z-]+" data-people', html)) for html in pages.values())
+    assert sorted(rendered) == sorted(site.timeline)  # the filter pages' permalinks are filled in by each page
+    assert listed > len(rendered)
+    assert (timeline_site / "site/timeline/tags/aid/index.html").read_text(encoding="utf-8") == pages["timeline/tags/aid/index.html"]
+    assert '<a class="permalink" href="../../../timeline/#day">' in pages["timeline/tags/aid/index.html"]
+    assert '<a class="permalink" href="#day">' in pages["timeline/index.html"]
+
+
+ENTRY = '<li id="{{ event.id }}">{{ "on a filter page" if filtered else "in full" }}</li>\n'
+
+
+@pytest.mark.parametrize("templates", [{"timeline_event.html": ENTRY}, {"timeline_event.html": '{% include "entry.html" %}', "entry.html": ENTRY}],
+                         ids=["itself", "through-an-include"])
+def test_a_project_entry_template_that_reads_filtered_is_rendered_again_for_the_filter_pages(timeline_site, tmp_path, templates):
+    site, _ = load(timeline_site)
+    for name, text in templates.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    rendered, pages = rendered_entries(Renderer(site, tmp_path))
     # Each event once on the full timeline and once for all the filter pages, which lie at the same depth.
     assert sorted(rendered) == sorted([*site.timeline, *{e for f in timeline_filters(site).values() for a in f for e in a.events}])
-    assert listed > len(rendered)
-    assert (timeline_site / "site/timeline/tags/aid/index.html").read_bytes() == pages["timeline/tags/aid/index.html"]
+    assert '<li id="day">on a filter page</li>' in pages["timeline/tags/aid/index.html"]
+    assert '<li id="day">in full</li>' in pages["timeline/index.html"]
 
 
 SPANS = {
@@ -208,7 +230,7 @@ def test_a_cold_builds_timeline_entries_are_rendered_before_its_pages_and_only_o
     timeline = [path for path in paths if path.startswith("timeline/")]
     render_entries_once(session.output.renderer, timeline, session.output.pages)
     entries = dict(session.output.renderer.timeline_entries)
-    assert {filtered for _, filtered, _ in entries} == {False, True}  # as the year pages show them, and the filter pages
+    assert {filtered for _, filtered, _ in entries} == {False}  # one for every page: the package's template does not read filtered
     for path in timeline:
         assert session.output.pages[path]() == plain.output.pages[path](), path
     assert session.output.renderer.timeline_entries == entries  # none rendered again by a page

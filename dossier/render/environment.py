@@ -223,18 +223,27 @@ def marked_pieces(text: str, start: int, end: int, here: list[Passage]) -> list[
 
 
 def link_items(site: SiteReads, keys: Iterable[Key], rel: Callable[[str], str], kinds: Mapping[str, str] | None = None,
-               lang: str = "en", end: str = "") -> Markup:
+               lang: str = "en", end: str = "", memo: dict | None = None) -> Markup:
     """Return a list item linking to each record (with its kind's name after it, from kinds, in the
-    page's language), each followed by end: a source page lists hundreds, which a template loop makes slowly."""
+    page's language), each followed by end: a source page lists hundreds, which a template loop makes
+    slowly. Items are kept in memo (the renderer's, emptied when the site may have changed) for the
+    other pages at the same depth in the same language, which list many of the same records."""
     from markupsafe import escape
 
     translate = translations(lang).gettext
+    shown = site.site
+    # A record's link depends on the page's depth, its label on the language the site is shown in.
+    kept = (memo if memo is not None else {}).setdefault((id(shown), rel(""), tuple(sorted(kinds.items())) if kinds is not None else None, lang, end),
+                                                          (shown, {}))[1]  # the view held while kept: its id is not another's
     items = []
     for key in keys:
-        record = site.site.get(key)
         site.reads.add(token("label", key))  # as reading its address and label through site.get() notes
-        kind = f' <span class="kind">({escape(translate(kinds[record.collection]))})</span>' if kinds is not None else ""
-        items.append(f'<li><a href="{escape(rel(record.page_url))}">{escape(record.label)}</a>{kind}</li>{end}')
+        item = kept.get(key)
+        if item is None:
+            record = shown.get(key)
+            kind = f' <span class="kind">({escape(translate(kinds[record.collection]))})</span>' if kinds is not None else ""
+            item = kept[key] = f'<li><a href="{escape(rel(record.page_url))}">{escape(record.label)}</a>{kind}</li>{end}'
+        items.append(item)
     return Markup("".join(items))
 
 

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from . import export, theme
 from .align import aligned_url, has_aligned_page
 from .context import ROOTWARD, SHARED_ROOTWARD, PageContext, relative, rootward
-from .environment import template_environment
+from .environment import link_items, template_environment
 from .fallback import fallback_index
 from .images import image_files
 from ..check.link import Key, Site, front_matter_citations
@@ -30,7 +30,7 @@ from .contents import add_contents
 from ..model.i18n import catalog_digest, site_languages, translations, untranslated_note
 from ..model.language_view import site_in
 from .languages import not_found_version, switch_note
-from .timeline import Filter, Part, filter_for, homes, split, timeline_filters, timeline_page
+from .timeline import Filter, Part, asks_filtered, entry_on, filter_for, homes, on_filter_pages, split, timeline_filters, timeline_page
 
 
 class Renderer:
@@ -50,6 +50,7 @@ class Renderer:
         self.homes: dict[str, str] = {}  # see timeline_home(); emptied by forget()
         self.parts: dict[str, dict[Part, list[str] | None]] = {}  # see timeline_parts(); emptied by forget()
         self.timeline_entries: dict[tuple[str, bool, str], tuple[str, frozenset]] = {}  # see timeline_entry(); emptied by forget()
+        self.link_items: dict[tuple, dict[Key, str]] = {}  # the link_items of pages alike, see environment.link_items; emptied by forget()
         self.found_claims: dict[str, dict[str, list[Claim]]] = {}  # by language: see claims(); emptied by forget()
         self.claim_indexes: dict[str, ClaimIndex] = {}  # by language: each language's pages list its own claims
         self.claims_edited: set[Key] | None = None  # the only records whose claims can have changed since the claims were last asked for, if known
@@ -73,6 +74,7 @@ class Renderer:
         if env is None:
             env = self.envs[lang] = template_environment(self.folders, lang, self.languages[0])
             env.globals["timeline_entry"] = self.timeline_entry
+            env.globals["link_items"] = functools.partial(link_items, memo=self.link_items)
             env.globals["timeline_home"] = self.timeline_home
             env.globals["claims_page"] = self.claims_page
         return env
@@ -90,9 +92,8 @@ class Renderer:
 
     def forget(self) -> None:
         """Drop what was rendered for reuse across pages: the site may have changed since."""
-        self.timeline_entries.clear()
-        self.homes.clear()
-        self.parts.clear()
+        for kept in (self.timeline_entries, self.homes, self.parts, self.link_items):
+            kept.clear()
         self.found_claims = {}
 
     def timeline_parts(self, view: SiteReads, active: Filter | None) -> dict[Part, list[str] | None]:
@@ -156,17 +157,17 @@ class Renderer:
     def timeline_entry(self, page: PageContext, event: Event, filtered: bool) -> Markup:
         """Return an event's entry on a timeline page, rendered once for all (a large site's filter pages
         list 100,000), the way up to the root left for each page to fill in; each page reads what it read."""
-        event = unwrap(event)
-        key = (event.id, filtered, page.lang)
+        event, env = unwrap(event), self.environment(page.lang)
+        key = (event.id, filtered and asks_filtered(env), page.lang)
         entry = self.timeline_entries.get(key)
         if entry is None:
             view = SiteReads(page.site)
-            html = self.environment(page.lang).get_template("timeline_event.html").render(
-                site=view, config=page.site.config, rel=functools.partial(rootward, page, self.portable), event=RecordReads(event, view.reads), filtered=filtered)
+            html = env.get_template("timeline_event.html").render(site=view, config=page.site.config, rel=functools.partial(rootward, page, self.portable),
+                                                                  event=RecordReads(event, view.reads), filtered=filtered, on_filter_pages=on_filter_pages)
             entry = self.timeline_entries[key] = (html, frozenset(view.reads))
         page.tokens.update(entry[1])
         up = "../" * page.url.count("/")
-        return Markup(entry[0].replace(ROOTWARD, up).replace(SHARED_ROOTWARD, "../" + up))
+        return Markup(entry_on(entry[0], filtered).replace(ROOTWARD, up).replace(SHARED_ROOTWARD, "../" + up))
 
     def page(self, template: str | list[str], url: str, *, lang: str | None = None, **values: Any) -> tuple[str, bytes]:
         """Render one page at a site URL (in a language: the site's first by default) and return its
@@ -203,8 +204,7 @@ class Renderer:
             context.reference(citation.source, citation.quote)  # after the body's: its markers are numbered as a reader meets them
         context.tokens.update(body_tokens(context.reads))
         model = self.site.model
-        env = self.environment(lang)
-        html = env.select_template(template if isinstance(template, list) else [template]).render(
+        html = self.environment(lang).select_template(template if isinstance(template, list) else [template]).render(
             site=view, config=site.config, page=context, rel=context.rel, body_html=body_html, url=url,
             singular={c: t.singular for c, t in model.items()}, collection_titles={c: t.title for c, t in model.items() if t.indexed},
             lang=lang, alternates=self.alternates(context, record) if url != "404.html" else [], untranslated=untranslated, **values,

@@ -3,8 +3,14 @@ site (its SVG axis is in axis.py)."""
 
 from __future__ import annotations
 
+import re
+import weakref
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
+
+import jinja2
+from jinja2 import meta
+from markupsafe import Markup, escape
 
 from ..model.dates import MONTHS, month_key
 from ..check.link import Site
@@ -275,6 +281,37 @@ def timeline_page(site: Site, active: Filter | None, part: Part, parts: dict[Par
     before, after = neighbours(parts, part)
     return {"part": part, "listed": listed, "rows": overview(parts, part, base) if listed is None else [], "base": base,
             "total": len(events), "paged": len(parts) > 1, "before": before, "after": after}
+
+
+ON_FILTER_PAGES, END_FILTER_PAGES = "\ue002", "\ue003"  # around what an entry shows on filter pages only (see on_filter_pages)
+FILTER_PAGES_ONLY = re.compile(f"{ON_FILTER_PAGES}[^{END_FILTER_PAGES}]*{END_FILTER_PAGES}")
+asked: weakref.WeakKeyDictionary[jinja2.Environment, bool] = weakref.WeakKeyDictionary()
+
+
+def on_filter_pages(text: str) -> Markup:
+    """Return text (escaped) as a timeline entry shows it on filter pages only: the entry then renders
+    once for every page, and each page keeps or drops the text (see entry_on)."""
+    return Markup(f"{ON_FILTER_PAGES}{escape(text)}{END_FILTER_PAGES}")
+
+
+def entry_on(html: str, filtered: bool) -> str:
+    """Return a timeline entry's HTML as a filter page shows it (filtered) or as the other pages do."""
+    if ON_FILTER_PAGES not in html:
+        return html
+    if filtered:
+        return html.replace(ON_FILTER_PAGES, "").replace(END_FILTER_PAGES, "")
+    return FILTER_PAGES_ONLY.sub("", html)
+
+
+def asks_filtered(env: jinja2.Environment) -> bool:
+    """Tell whether a timeline entry's template reads `filtered` (or may, through a template it
+    names), so that the filter pages need entries of their own; the package's uses on_filter_pages."""
+    if env not in asked:
+        assert env.loader is not None
+        source = env.loader.get_source(env, "timeline_event.html")[0]
+        tree = env.parse(source)
+        asked[env] = "filtered" in meta.find_undeclared_variables(tree) or any(True for _ in meta.find_referenced_templates(tree))
+    return asked[env]
 
 
 def render_entries_once(renderer: Any, paths: Iterable[str], every_page: Iterable[str]) -> None:
