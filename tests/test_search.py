@@ -260,6 +260,31 @@ def test_a_site_named_by_a_relative_path_is_indexed(make_site, monkeypatch):
     assert indexed_urls(root / "site/pagefind").keys() == {"/" + path.removesuffix("index.html") for path in pages}
 
 
+def test_a_parts_texts_are_deleted_once_it_is_indexed_and_made_again_if_it_is_indexed_again(make_site, monkeypatch):
+    """The texts Pagefind read go as each part is indexed, not all at the build's end."""
+    monkeypatch.setattr(search_parts, "PART_PAGES", 2)
+    root = make_site()
+    build(root, root / "site")
+    pages = [path for path in walk_files(root / "site") if path.endswith(".html") and search_words.SEARCHABLE in (root / "site" / path).read_bytes()]
+    from dossier.publish.staging import SEARCH_TEXTS, write_into
+    from dossier.search.pagetext import search_text
+
+    write_into(root / "site" / SEARCH_TEXTS, {path: search_text((root / "site" / path).read_bytes()) for path in pages})  # as a build renders them
+    indexing = search_indexing.Indexing(root / "site", pages, jobs=2, texts=True)
+    indexing.runner.join()
+    assert not indexing.untexted and len(indexing.parts) > 2 and len(indexing.removals) == len(indexing.parts)
+    for removal in indexing.removals:
+        removal.join()
+    assert indexing.texts_gone == set(pages)
+    assert sorted(walk_files(indexing.texts)) == sorted(indexing.vocabularies)  # the pages' texts, and their own folders, are gone
+    assert not any(name for name in (indexing.texts / "people").iterdir())
+    first = indexed_urls(indexing.output(1))
+    assert indexing.index_part(1) is None and indexed_urls(indexing.output(1)) == first  # its texts made again
+    indexing.finish()
+    assert not indexing.texts.exists()
+    assert sum(len(indexed_urls(bundle)) - 1 for bundle in part_bundles(root / "site")) == len(pages)
+
+
 def test_indexing_runs_no_more_pagefinds_at_a_time_than_it_is_allowed(make_site, monkeypatch):
     monkeypatch.setattr(search_parts, "PART_PAGES", 2)
     root = make_site()

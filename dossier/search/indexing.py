@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .binary import indexing_failed, pagefind_command, sort_languages
-from .pagetext import search_text
+from .pagetext import removal_of_texts, search_text
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
 from .words import text_words
@@ -69,24 +69,22 @@ class Indexing:
         # put in the staging folder, else made here from the pages, in a folder of this indexing's own.
         self.texts = self.folder / SEARCH_TEXTS if texts else Path(tempfile.mkdtemp(prefix="dossier-search-text-"))
         self.parts = split(pages)
-        # The pages whose text is yet to be made, found here in the build's own thread: the thread that
-        # runs Pagefind waits for the interpreter's lock after each system call while the build renders,
-        # and a check of each of a part's 600 pages there kept Pagefind waiting.
+        # The pages whose text is yet to be made, found in the build's own thread: the thread that runs Pagefind
+        # waits for the interpreter's lock after each system call while the build renders (600 checks a part).
         texts_there = str(self.texts)
         self.untexted = {path for part in self.parts for path in part if not texts or not os.path.isfile(os.path.join(texts_there, path))}
+        self.texts_gone, self.removals = set[str](), list[threading.Thread]()  # the pages whose texts a run indexed, and the threads deleting them
         # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
         # language, and a part without the reader's language would answer in another one.
         self.vocabularies = [VOCABULARY_PAGE] + sorted({f"{path.split('/')[0]}/{VOCABULARY_PAGE}" for part in self.parts for path in part
                                                         if path.split("/")[0] in LANGUAGES})
-        self.todo: list[int] = []  # the parts to index, and DELTA_PART for the delta
-        self.queue: list[int] = []
+        self.todo, self.queue = list[int](), list[int]()  # the parts to index (DELTA_PART for the delta), and those not begun
         self.vocabulary = ""  # digest of the words the parts are indexed with, when the site comes in parts
         self.listing: dict = {}  # the previous index's parts.json, if it can be brought up to date
         self.delta: Delta | None = None
         self.running: dict[int, subprocess.Popen] = {}
         self.failures: list[str] = []
-        self.stopped = False
-        self.lock = threading.Lock()
+        self.stopped, self.lock = False, threading.Lock()
         self.jobs = jobs or os.cpu_count() or 1  # Pagefind runs at a time (see widen())
         self.slots = threading.Semaphore(self.jobs)
         self.runner = threading.Thread(target=self.run, args=(changed,), daemon=True)
@@ -178,7 +176,7 @@ class Indexing:
             pages = own + (self.vocabularies if len(self.parts) > 1 else [])
             site = self.texts  # Pagefind reads each page's searchable text alone (pagetext.py)
             for path in own:  # the vocabulary pages' are written with them
-                if path in self.untexted:  # a page carried over from the last build, or not rendered by a build
+                if path in self.untexted or path in self.texts_gone:  # carried over from the last build, not rendered by a build, or indexed already
                     text = search_text(self.page(path))
                     if text is not None:
                         (site / path).parent.mkdir(parents=True, exist_ok=True)
@@ -213,6 +211,8 @@ class Indexing:
             (output / name).unlink(missing_ok=True)
         shutil.rmtree(output / "playground", ignore_errors=True)
         sort_languages(output / "pagefind-entry.json")
+        self.texts_gone.update(own)  # deleted while the build goes on: at its end, deleting them all took 2.3 s at 10,000 records
+        self.removals.append(removal_of_texts(site, own))
         return None
 
     def finish(self, jobs: int | None = None) -> None:
@@ -317,6 +317,8 @@ class Indexing:
 
     def remove_vocabulary(self) -> None:
         """Remove the vocabulary page and the pages' texts: they are for Pagefind only, never part of the site."""
+        for removal in self.removals:
+            removal.join()
         for vocabulary in self.vocabularies:
             shutil.rmtree((self.folder / vocabulary).parent, ignore_errors=True)
         shutil.rmtree(self.texts, ignore_errors=True)

@@ -11,7 +11,10 @@ parser: the pages are the templates', so their elements are well formed.
 
 from __future__ import annotations
 
+import os
 import re
+import threading
+from pathlib import Path
 
 from ..render.fallback import NOT_INDEXED
 
@@ -68,3 +71,25 @@ def search_text(page: bytes) -> bytes | None:
     kept.append(page[at:end])
     language = LANGUAGE.search(page)
     return HEAD % (language[1] if language else b"en") + b"".join(kept) + b"\n</body></html>\n"
+
+
+def removal_of_texts(folder: Path, paths: list[str]) -> threading.Thread:
+    """Start deleting the texts of pages from folder (and each page's own folder, if that leaves it
+    empty) in a thread of its own: the thread that runs Pagefind goes on to the next part."""
+    remover = threading.Thread(target=remove_texts, args=(str(folder), paths))
+    remover.start()
+    return remover
+
+
+def remove_texts(base: str, paths: list[str]) -> None:
+    """Delete the texts of pages from the folder base (not a Path: a part has hundreds of pages)."""
+    for path in paths:
+        try:
+            os.unlink(os.path.join(base, path))
+        except FileNotFoundError:
+            continue
+        if path.count("/") > 1:  # 'people/x/index.html': its folder is its own
+            try:
+                os.rmdir(os.path.join(base, os.path.dirname(path)))
+            except OSError:
+                pass
