@@ -25,7 +25,7 @@ def in_two_processes(work: Callable[[list], list], items: list, layer_name: str,
     context = multiprocessing.get_context("fork")
     reader, writer = context.Pipe(duplex=False)
     before = children_cpu()
-    process = context.Process(target=work_in_worker, args=(work, items[1::2], layer_name, writer), daemon=True)
+    process = context.Process(target=work_in_worker, args=(work, items[1::2], layer_name, writer, [reader]), daemon=True)
     process.start()
     writer.close()
     try:
@@ -42,17 +42,23 @@ def in_two_processes(work: Callable[[list], list], items: list, layer_name: str,
     return done
 
 
-def work_in_worker(work: Callable[[list], list], items: list, layer_name: str, writer: Connection) -> None:
-    """Do a forked process's share of in_two_processes' work and send it back (or what it raised)."""
+def work_in_worker(work: Callable[[list], list], items: list, layer_name: str, writer: Connection, inherited: list[Connection]) -> None:
+    """Do a forked process's share of in_two_processes' work and send it back (or what it raised);
+    inherited: the parent's ends of the pipes, which the worker closes (see send_from_worker)."""
     def share() -> list:
         with layer(layer_name):
             return work(items)
 
-    send_from_worker(writer, share)
+    send_from_worker(writer, share, inherited)
 
 
-def send_from_worker(writer: Connection, make: Callable[[], Any]) -> None:
-    """In a forked worker: send back what make() returns with the worker's CPU by layer, or what it raised."""
+def send_from_worker(writer: Connection, make: Callable[[], Any], inherited: list[Connection]) -> None:
+    """In a forked worker: send back what make() returns with the worker's CPU by layer, or what it
+    raised. It first closes the ends of the pipes it inherited from its parent (inherited), which
+    are the parent's to read: if the parent dies (killed, as when memory runs out), sending then
+    fails and the worker ends, where it would wait for ever to send, holding the output's lock."""
+    for connection in inherited:
+        connection.close()
     quiet_worker()
     start_worker()
     try:
@@ -61,6 +67,8 @@ def send_from_worker(writer: Connection, make: Callable[[], Any]) -> None:
         outcome = ("failed", error)
     try:
         writer.send(outcome)
+    except OSError:  # the parent is gone: there is no one to tell
+        return
     except Exception:  # what was raised does not pickle
         writer.send(("failed", RuntimeError(repr(outcome[1]))))
 

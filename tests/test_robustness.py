@@ -198,6 +198,51 @@ def test_a_rendering_worker_that_dies_stops_the_build_with_a_clear_error(tmp_pat
     assert {path: (root / "site" / path).read_bytes() for path in walk_files(root / "site")} == before
 
 
+def test_a_rendering_worker_whose_build_was_killed_ends_and_lets_the_next_build_in(tmp_path):
+    """A build killed while its worker renders (as the system kills one when memory runs out) leaves
+    nothing behind that holds the output's lock: the worker's outcome has no one to go to, and it ends
+    (it waited for ever to send it, holding the lock, and every later build waited for it)."""
+    import fcntl
+    import time
+
+    import dossier.incremental.pool as pool
+
+    root = copy_project(tmp_path / "project")
+    worker = tmp_path / "worker.pid"
+    build_pid = os.fork()
+    if build_pid == 0:  # the build, in a process of its own
+        try:
+            me, real = os.getpid(), pool.render_claimed
+
+            def render_claimed():
+                if os.getpid() == me:
+                    os.kill(me, signal.SIGKILL)  # once its worker renders
+                worker.write_text(str(os.getpid()), encoding="utf-8")
+                return real()
+
+            pool.render_claimed = render_claimed
+            main(["build", "--source", str(root), "--jobs", "2"])
+        finally:
+            os._exit(1)
+    _, status = os.waitpid(build_pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    deadline = time.monotonic() + 60
+    try:
+        with open(root / ".site.lock", "a") as lock:  # as the next build takes it
+            while True:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    assert time.monotonic() < deadline, "the killed build's worker still holds the output's lock"
+                    time.sleep(0.1)
+    except AssertionError:
+        with contextlib.suppress(OSError, ValueError):
+            os.kill(int(worker.read_text(encoding="utf-8")), signal.SIGKILL)  # the orphan holds this run's output open
+        raise
+    assert main(["build", "--source", str(root), "--jobs", "2"]) == 0
+
+
 def test_what_a_rendering_worker_raises_is_raised_by_the_build(tmp_path, monkeypatch):
     root = copy_project(tmp_path / "project")
 

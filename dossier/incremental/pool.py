@@ -69,7 +69,8 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     try:
         for _ in range(workers - 1):
             reader, writer = context.Pipe(duplex=False)
-            process: multiprocessing.process.BaseProcess = context.Process(target=render_in_worker, args=(writer,), daemon=True)
+            readers = [reader, *(earlier for _, earlier in started)]  # each the parent's alone to read
+            process: multiprocessing.process.BaseProcess = context.Process(target=render_in_worker, args=(writer, readers), daemon=True)
             process.start()
             writer.close()
             started.append((process, reader))
@@ -93,6 +94,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     return digests
 
 
-def render_in_worker(writer: Connection) -> None:
-    """Render this forked worker's share of the pages and send the outcome (or what it raised) back."""
-    send_from_worker(writer, render_claimed)
+def render_in_worker(writer: Connection, inherited: list[Connection]) -> None:
+    """Render this forked worker's share of the pages and send the outcome (or what it raised) back
+    (inherited: the parent's ends of the workers' pipes, see forked.send_from_worker)."""
+    send_from_worker(writer, render_claimed, inherited)
