@@ -63,9 +63,11 @@ def search_text(page: bytes) -> bytes | None:
     at = start
     for mark in sorted(found.start() for pattern in LEFT_OUT for found in pattern.finditer(page, start, end) if page[found.start() - 1] in SPACE):
         opening = page.rfind(b"<", 0, mark)
+        if opening < at or page.find(b">", opening) < mark:
+            continue  # inside an element already left out, or not in a tag
         tag = TAG.match(page, opening)
-        if opening < at or tag is None or page.find(b">", opening) < mark:
-            continue  # inside an element already left out, or not in a start tag
+        if tag is None:
+            continue  # in an end tag or a comment
         kept.append(page[at:opening])
         at = element_end(page, tag[1], page.find(b">", mark) + 1)
     kept.append(page[at:end])
