@@ -42,6 +42,19 @@ def test_a_citation_belongs_to_the_sentence_it_follows_and_a_quote_never_ends_on
     assert "- \ue0013\ue002A list item." in marked  # after the list item's bullet, which stays a bullet
 
 
+def test_a_sentence_is_the_bodys_own_text_between_its_offsets_and_keeps_no_copy():
+    body = ("Intro line one\ncontinues here.[@ap \"one\"] Second *sentence*.\n\n"
+            "> Quoted first.[@npr \"q\"]\n> Quoted second.\n\n"
+            "- Item one.[@ap \"i\"]\n- Item two\n  wraps.\n\n---\n\nLast.")
+    found = sentences(body, 1)
+    assert [s.markdown for s in found] == [
+        'Intro line one\ncontinues here.[@ap "one"]', "Second *sentence*.", 'Quoted first.[@npr "q"]', "Quoted second.",
+        'Item one.[@ap "i"]', "Item two\n  wraps.", "Last."]
+    assert [s.text for s in found][:2] == ["Intro line one continues here.", "Second sentence."]
+    assert all(s.body is body and body[s.start:s.end] == s.markdown for s in found)
+    assert not hasattr(found[0], "__dict__")  # every sentence of every body is kept (sentences_of): no per-object dict
+
+
 def test_a_translation_counts_as_its_original_never_twice():
     derived = {"ap": None, "ap-copy": "ap", "copy-of-copy": "ap-copy", "npr": None}
     assert independent(["ap", "ap-copy"], derived) == ["ap"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -24,7 +25,7 @@ EMPHASIS = re.compile(r"(\*{1,2}|_{1,2})(\S(?:.*?\S)?)\1")
 SPACE = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # many: one per citation of every body
 class ClaimCitation:
     """A citation attached to a sentence."""
 
@@ -32,20 +33,25 @@ class ClaimCitation:
     quote: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # many: every sentence of every body, kept (sentences_of)
 class Sentence:
     """A sentence of a body: its citations, its file line, where it lies in the body, and its plain text."""
 
-    markdown: str  # as written, citations and all
+    body: str = field(repr=False)  # the whole body it is part of: a sentence keeps no copy of its own text
     citations: tuple[ClaimCitation, ...]
     line: int
     start: int  # offset in the body of its first word
     end: int  # offset in the body just after its last citation (or its last character)
     label: Callable[[str], str] | None = field(default=None, compare=False, repr=False)  # see plain()
 
-    @functools.cached_property
+    @property
+    def markdown(self) -> str:
+        """Return the sentence as written, citations and all."""
+        return self.body[self.start:self.end]
+
+    @property
     def text(self) -> str:
-        """Return the sentence as plain words (worked out when first asked: most readers need only its markdown)."""
+        """Return the sentence as plain words."""
         return plain(self.markdown, self.label)
 
     @property
@@ -106,11 +112,10 @@ def sentences(body: str, first_line: int, label: Callable[[str], str] | None = N
             lead = LEADING.match(paragraph, start).end()  # type: ignore[union-attr]  # a pattern of a repeated group matches everywhere
             if lead >= end:
                 continue
-            piece = paragraph[lead:end]
-            cited = tuple(ClaimCitation(m[1], unescape_quote(m[2])) for m in CITATION.finditer(piece))
-            sentence = Sentence(piece, cited, line + paragraph.count("\n", 0, lead), offset + lead, offset + end, label)
+            piece = paragraph[lead:end]  # the body's own text from offset + lead to offset + end: a paragraph is its lines joined
+            cited = tuple(ClaimCitation(sys.intern(m[1]), unescape_quote(m[2])) for m in CITATION.finditer(piece))
             if cited or piece.strip(" \t\n*_"):  # not emphasis marks alone
-                found.append(sentence)
+                found.append(Sentence(body, cited, line + paragraph.count("\n", 0, lead), offset + lead, offset + end, label))
     return found
 
 
