@@ -10,6 +10,7 @@ from dossier.incremental import graph
 from dossier.pipeline import load
 from dossier.render.pages import Renderer
 from dossier.incremental.inputs import key_of
+from dossier.incremental.pagereads import PageReads
 from dossier.incremental.session import Session
 
 PERSON = "content/people/jorge-torres.md"
@@ -36,7 +37,9 @@ def affected(root: Path, path: str, old: str, new: str) -> tuple[set[str], bool]
     file.write_text(file.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     after, problems = load(root)
     assert [p for p in problems if p.severity == "error"] == []
-    return graph.affected(before, after, {key_of(path)}, Renderer(after, root / "templates").pages(), renderer.reads)
+    reads = PageReads()
+    reads.update(renderer.reads)
+    return graph.affected(before, after, {key_of(path)}, Renderer(after, root / "templates").pages(), reads)
 
 
 def test_editing_a_persons_prose_renders_only_their_page(make_site):
@@ -133,3 +136,30 @@ def test_an_event_renders_only_the_filter_pages_it_appears_on(make_site):
     pages, _ = affected(root, "content/events/arrival.md", "places: [bogota]", "places: [cucuta]")
     timeline = {path for path in pages if path.startswith("timeline/")}
     assert timeline == {"timeline/index.html", "timeline/places/cucuta/index.html", "timeline/tags/travel/index.html"}  # Bogotá's is gone
+
+
+def test_the_pages_reading_a_token_are_found_by_scanning_then_by_an_index_kept_through_edits_and_a_reload():
+    import pickle
+
+    from dossier.render.reads import token
+
+    person, event, members = token("record", ("people", "torres")), token("label", ("events", "convoy")), token("members", "people")
+    reads = PageReads()
+    reads.update({"a.html": [person, members], "b.html": [event], "c.html": [members, event]})
+    assert reads.readers is None and reads.reading([person]) == {"a.html"}  # the first question: every page's numbers scanned
+    assert reads.reading([event, token("record", ("people", "nobody"))]) == {"b.html", "c.html"}  # the second builds the index
+    assert reads.readers is not None
+    reads["a.html"] = [event]  # rendered again: no longer reads the person, still named under it in the index
+    reads.pop("c.html")  # gone
+    assert reads.reading([person]) == set() and reads.reading([event]) == {"a.html", "b.html"} and reads.reading([members]) == set()
+    assert reads["a.html"] == (event,) and "c.html" not in reads and len(reads) == 2
+    restored = pickle.loads(pickle.dumps(reads))
+    assert restored.readers is None and restored.reading([event]) == {"a.html", "b.html"} and restored.reading([members]) == set()
+    assert restored.tokens[restored.numbers[event]] is event  # the one object for the token, as a page that renders reads it
+    assert restored.reading([members]) == set() and restored.readers is not None  # asked twice: indexed
+    built = restored.readers
+    for _ in range(3):
+        restored["b.html"] = [members]
+        restored["b.html"] = [event]  # each time, entries left behind in the index
+    assert restored.reading([members]) == set() and restored.readers is not built  # built again once they outnumber half of it
+    assert restored.reading([event]) == {"a.html", "b.html"} and restored.stale == 0

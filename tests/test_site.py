@@ -303,3 +303,14 @@ def test_a_listed_records_item_is_kept_for_pages_of_its_depth_and_kind_names_onl
     assert link_items(SiteReads(site), keys, lambda url: "../../" + url, memo=memo) == '<li><a href="../../people/jorge-torres/">Jorge Torres</a></li>'
     assert link_items(SiteReads(site), keys, lambda url: "../" + url, memo=memo) == '<li><a href="../people/jorge-torres/">Jorge Torres</a></li>'
     assert link_items(SiteReads(site), keys, lambda url: "../" + url, {"people": "person"}, memo=memo).endswith('Jorge Torres</a> <span class="kind">(person)</span></li>')
+
+
+def test_the_rendering_processes_take_the_largest_pages_first_in_every_language():
+    from dossier.incremental.pool import big_first
+
+    paths = ["people/ana/index.html", "es/people/ana/index.html", "sources/ap/index.html", "es/sources/ap/index.html",
+             "index.html", "people/index.html", "timeline/2019/index.html", "events/convoy/index.html"]
+    ordered = big_first(paths)
+    records = [path for path in ordered if path.count("/") >= 2 and path.split("/")[-3] in ("people", "events")]
+    assert ordered[-len(records):] == records and len(records) == 3  # record pages last, in both languages
+    assert ordered.index("sources/ap/index.html") < ordered.index("events/convoy/index.html")

@@ -20,6 +20,7 @@ from ..model.dates import month_key
 from ..model.schema import Record
 from ..render.timeline import homes
 from .inputs import digest
+from .pagereads import PageReads
 
 EVERYTHING = None  # affected() returns this when every output must be rendered again
 BODY_FIELDS = {"body", "body_line", "lines", "notes"}  # what only the record's own page shows
@@ -155,7 +156,7 @@ def moved(old: Site, new: Site, key: Key) -> bool:
     return before is None or after is None or month_key(before.date) != month_key(after.date)  # type: ignore[attr-defined]
 
 
-def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], reads: dict[str, frozenset]) -> tuple[set[str], bool] | None:
+def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], reads: PageReads) -> tuple[set[str], bool] | None:
     """Return the pages an edit of these records must re-render, and whether the data exports must
     be remade; or EVERYTHING. pages holds the output paths of the new site's pages; reads, what
     each page read when last rendered (a page without reads is rendered again)."""
@@ -171,7 +172,7 @@ def affected(old: Site, new: Site, keys: Iterable[Key], pages: Collection[str], 
         paths |= pages_of([old, new], [c.key])
         tokens |= changed_tokens(old, new, c)
         exports = exports or c.meta or c.citations
-    paths |= {path for path in pages if path not in reads or not tokens.isdisjoint(reads[path])}
+    paths |= {path for path in pages if path not in reads} | reads.reading(tokens)
     return {path for path in paths if path in pages}, exports
 
 

@@ -19,9 +19,10 @@ from ..timings import layer, page_layer, take_report
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
+BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
 
-def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str, frozenset]]:
+def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str, tuple]]:
     """Render chunks of the pages being built until none is left, taking the next one not taken by
     another process; return the pages' digests, which of them search indexes, how they change
     the count of each word, and what each read."""
@@ -39,7 +40,7 @@ def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str
     if session.output.body_cache is not None:
         session.output.body_cache.flush()
     changes, session.words.changes = session.words.changes, Counter()
-    return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.output.reads[path] for path in digests if path in session.output.reads}
+    return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.output.reads[path] for path in digests if path in session.output.reads}  # as tuples: each process numbers tokens its own way
 
 
 def render_page(session: Any, sink: Any, path: str) -> bytes:
@@ -61,9 +62,9 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
     render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
-    big_first = sorted(paths, key=lambda path: (path.count("/") > 2 and not path.startswith(("timeline/", "sources/")), path))
+    ordered = big_first(paths)
     context = multiprocessing.get_context("fork")
-    _JOB = (session, sink, [big_first[start: start + CHUNK] for start in range(0, len(big_first), CHUNK)], context.Value("l", 0))
+    _JOB = (session, sink, [ordered[start: start + CHUNK] for start in range(0, len(ordered), CHUNK)], context.Value("l", 0))
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
     started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     try:
@@ -92,6 +93,13 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             reader.close()
         _JOB = None  # what was frozen stays so, for the pages still to render: the build unfreezes it at its end
     return digests
+
+
+def big_first(paths: list[str]) -> list[str]:
+    """Return pages in the order the processes take them: the timeline's, the sources' and the
+    indexes (the largest) first, so that the last chunks, record pages, end every process's work
+    at about the same time; by path within each."""
+    return sorted(paths, key=lambda path: (page_layer(path, LANGUAGES) not in BIG_PAGES, path))
 
 
 def render_in_worker(writer: Connection, inherited: list[Connection]) -> None:

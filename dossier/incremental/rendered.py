@@ -20,6 +20,7 @@ from ..search.words import PageWords
 from . import graph
 from .cache import BodyCache
 from .inputs import Edits, digest
+from .pagereads import PageReads
 
 EVERYTHING = graph.EVERYTHING
 
@@ -38,7 +39,7 @@ class RenderedState:
         self.written: dict[str, bytes] = {}  # output path -> digest of what was last made
         self.extra_paths: set[str] = set()  # outputs that are not pages: data, static files
         self.page_paths: set[str] = set()  # the pages last rendered
-        self.reads: dict[str, frozenset] = {}  # what each page read when last rendered (reads.py)
+        self.reads = PageReads()  # what each page read when last rendered (render/reads.py)
         self.claims_shown: Mapping[str, tuple | bytes] = {}  # what each claims page showed when last rendered (Renderer.claims_shown), or its digest once kept on disk
         self.claims_version: tuple[int, ...] = ()  # the claim indexes' versions when they were worked out
         self.pages_changed = True  # the last plan made the list of pages again
@@ -130,7 +131,7 @@ class RenderedState:
             removed = set(self.written) - set(self.pages) - self.extra_paths
             for path in removed:
                 del self.written[path]
-                self.reads.pop(path, None)
+                self.reads.pop(path)
             self.page_paths = set(self.pages)
         self.written.update(digests)
         self.rendered, self.pending, self.extras_pending, self.languages_pending = site, set(), False, set()
