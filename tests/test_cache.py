@@ -207,6 +207,42 @@ def test_a_change_to_the_code_that_places_the_claim_anchors_leaves_no_body_cache
     assert cached() is None
 
 
+def test_bodies_are_written_as_they_pile_up_and_a_cache_far_larger_than_the_site_is_emptied_before_a_render(tmp_path, monkeypatch):
+    import sqlite3
+
+    monkeypatch.setattr(cache, "HELD_BYTES", 2000)
+    bodies = cache.BodyCache(tmp_path / "bodies.sqlite")
+
+    def written() -> int:
+        with sqlite3.connect(tmp_path / "bodies.sqlite") as reader:
+            return reader.execute("SELECT count(*) FROM bodies").fetchone()[0]
+
+    for number in range(20):
+        bodies.put(bytes([number]) * 20, os.urandom(300).hex())  # 600 bytes that do not compress
+    assert 15 <= written() < 20 and bodies.held <= 2000  # written each time more than 2,000 bytes waited, not all at the end
+    bodies.flush()
+    assert written() == 20 and bodies.new == {} and bodies.get(bytes([3]) * 20) is not None
+    bodies.trim(5)  # 20 bodies: not more than four times five pages
+    assert written() == 20
+    bodies.trim(4)
+    assert written() == 0
+    bodies.close()
+
+
+def test_a_build_empties_a_body_cache_far_larger_than_its_site_before_it_renders_and_keeps_its_own(make_site, tmp_path):
+    import sqlite3
+
+    root = make_site()
+    stale = cache.BodyCache(root / cache.FOLDER / "bodies.sqlite")
+    for number in range(2000):  # far more than four bodies a page of this small site
+        stale.put(number.to_bytes(4, "big"), "<p>an old body</p>")
+    stale.close()
+    build(root, tmp_path / "out")
+    with sqlite3.connect(root / cache.FOLDER / "bodies.sqlite") as reader:
+        kept = reader.execute("SELECT count(*) FROM bodies").fetchone()[0]
+    assert 0 < kept < 100  # the site's own bodies, none of the old ones
+
+
 def test_a_site_saved_and_restored_has_the_same_passages_in_the_same_order_and_citations(make_site):
     import pickle
 

@@ -31,6 +31,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 NOT_BUILD_CODE = ("cli.py", "serve/")
 LIBRARIES = ("markdown", "nh3", "jinja2", "pyyaml", "markupsafe")
 MOST_BODIES = 4  # times the number of pages before the body cache is emptied and refilled
+HELD_BYTES = 4 << 20  # compressed bodies a process holds before writing them: a large site's would otherwise wait to its end (48 MB at 10,000 records)
 
 
 def code_version() -> str:
@@ -60,11 +61,12 @@ class BodyCache:
         self.connection: sqlite3.Connection | None = None
         self.pid = 0
         self.new: dict[bytes, bytes] = {}  # stored but not yet written
+        self.held = 0  # their bytes
 
     def open(self) -> sqlite3.Connection | None:
         """Return this process's connection (a forked worker opens its own); None if the cache is unusable."""
         if self.connection is None or self.pid != os.getpid():
-            self.pid, self.new, self.connection = os.getpid(), {}, None
+            self.pid, self.new, self.held, self.connection = os.getpid(), {}, 0, None
             for _attempt in range(2):
                 try:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -96,24 +98,35 @@ class BodyCache:
             return None
 
     def put(self, key: bytes, value: Any) -> None:
-        """Store a value under a key, once flush writes it."""
+        """Store a value under a key: written by flush, at the latest once HELD_BYTES are waiting."""
         if self.open() is not None:
-            self.new[key] = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+            data = self.new[key] = zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+            self.held += len(data)
+            if self.held > HELD_BYTES:
+                self.flush()
 
-    def flush(self, pages: int = 0) -> None:
-        """Write what was stored in one transaction; empty the cache when it holds far more bodies than the site has pages."""
+    def flush(self) -> None:
+        """Write what was stored, in one transaction."""
         if self.connection is None or self.pid != os.getpid() or not self.new:
             return
-        connection, self.new, new = self.connection, {}, self.new
+        connection, self.new, new, self.held = self.connection, {}, self.new, 0
         try:
             connection.execute("BEGIN IMMEDIATE")  # takes the write lock first, waiting for other processes
-            if pages and connection.execute("SELECT count(*) FROM bodies").fetchone()[0] > MOST_BODIES * pages:
-                connection.execute("DELETE FROM bodies")
             connection.executemany("INSERT OR REPLACE INTO bodies VALUES (?, ?)", new.items())
             connection.execute("COMMIT")
         except sqlite3.Error:  # not kept this time
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
+
+    def trim(self, pages: int) -> None:
+        """Empty the cache if it holds far more bodies than the site has pages (most then belong to
+        earlier versions of the code or of the bodies): before a render, which stores its own."""
+        connection = self.open()
+        try:
+            if connection is not None and connection.execute("SELECT count(*) FROM bodies").fetchone()[0] > MOST_BODIES * pages:
+                connection.execute("DELETE FROM bodies")
+        except sqlite3.Error:  # left as it is
+            pass
 
     def close(self) -> None:
         """Write what was stored and close this process's connection."""
@@ -123,7 +136,7 @@ class BodyCache:
         self.connection = None
 
     def __getstate__(self) -> dict:
-        return {"path": self.path, "version": self.version, "connection": None, "pid": 0, "new": {}}
+        return {"path": self.path, "version": self.version, "connection": None, "pid": 0, "new": {}, "held": 0}
 
 
 def state_file(root: Path, options: tuple, kind: str = "session") -> Path:

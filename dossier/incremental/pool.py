@@ -57,7 +57,7 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
         digests = {path: render_page(session, sink, path) for path in paths}
         if session.output.body_cache is not None:
-            session.output.body_cache.flush(len(session.output.pages))
+            session.output.body_cache.flush()
         return digests
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection

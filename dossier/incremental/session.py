@@ -127,6 +127,8 @@ class Session:
         with layer("plan"):
             paths, remake = output.plan(site, self.root / "templates", workers)
         rendered = set(paths)
+        if output.body_cache is not None and paths:
+            output.body_cache.trim(len(output.pages))
         sink.carry([path for path in output.pages if path not in rendered])
         timeline = [path for path in paths if path.startswith("timeline/")]  # pages search does not index
         was_searchable = set(self.words.searchable)
@@ -145,7 +147,7 @@ class Session:
         else:
             sink.carry(output.extra_paths)
         if output.body_cache is not None:
-            output.body_cache.flush(len(output.pages))
+            output.body_cache.flush()
         outcome.files = sink.files
         outcome.removed = output.conclude(site, digests, remake)
         return outcome
