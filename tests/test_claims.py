@@ -63,6 +63,7 @@ def test_a_translation_counts_as_its_original_never_twice():
     assert rests_on(["ap-copy", "copy-of-copy"], derived) == ["ap-copy", "copy-of-copy"]
     assert support_level(["copy-of-copy"], derived) == claims.DERIVATIVE
     assert rests_on(["ap", "ap-copy"], derived) == []
+    assert support_level(["ap"], derived) is support_level(["npr"], {"npr": None})  # one string a level, however many claims hold it
 
 
 def marker(short: str, words: str, shown: str) -> str:

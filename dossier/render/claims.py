@@ -64,7 +64,7 @@ def rests_on(sources: list[str] | tuple[str, ...], derived_from: Mapping[str, st
 def support_level(sources: list[str] | tuple[str, ...], derived_from: Mapping[str, str | None]) -> str:
     """Return a claim's support level: the number of its independent sources ('1', '2', ...), or
     'derivative' when it rests only on derivatives."""
-    return DERIVATIVE if rests_on(sources, derived_from) else str(len(independent(sources, derived_from)))
+    return DERIVATIVE if rests_on(sources, derived_from) else intern(str(len(independent(sources, derived_from))))  # one string a level: 186,000 claims at 10,000 records
 
 
 def support_words(level: str, lang: str = "en") -> tuple[str, str]:
