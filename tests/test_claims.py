@@ -88,6 +88,20 @@ def test_each_cited_sentence_shows_its_count_of_independent_sources(make_site, t
     assert previews == [one, one, only, two, two]  # each marker's preview (one a source) says the support of its sentence
 
 
+def test_a_page_works_out_each_set_of_sources_support_once(make_site, tmp_path, monkeypatch):
+    from dossier.render import context
+
+    asked: list[tuple[str, ...]] = []
+    level = context.support_level
+    monkeypatch.setattr(context, "support_level", lambda sources, derived: asked.append(tuple(sources)) or level(sources, derived))
+    root = make_site({**FILES, "content/people/jorge-torres.md": FILES["content/people/jorge-torres.md"] + 'Again.[@ap-copy "across the bridge"]\n'})
+    build(root, tmp_path / "site", use_cache=False)
+    page = (tmp_path / "site" / TORRES).read_text(encoding="utf-8")
+    assert page.count('class="support ') == 4 and page.count("derivative only") >= 2  # the fourth claim cites what the second does
+    torres = [sources for sources in asked if "npr" in sources or "ap-copy" in sources]
+    assert sorted(torres) == sorted({("ap", "ap-copy"), ("ap-copy",), ("ap", "npr")})  # asked by every marker, the count and the page
+
+
 def test_a_warm_build_follows_a_change_of_what_a_source_derives_from(make_site, tmp_path):
     root = make_site(FILES)
     build(root, tmp_path / "site")

@@ -58,6 +58,7 @@ class PageContext:
         self.reads: dict[tuple[str, str], Any] = {}
         self.tokens: set[tuple] = set()  # what the whole page reads (see reads.py)
         self.claims: list[tuple[str, ...]] = []  # the sources each claim of the body cites (claims.mark_claims)
+        self.supports: dict[tuple[str, ...], tuple[str, str, str]] = {}  # see support_of
 
     def rel(self, to_url: str) -> str:
         """Link from this page to another URL of the site, in the page's language (static files and
@@ -115,15 +116,22 @@ class PageContext:
         return f'<span class="claim" id="claim-{number}"></span>'  # as element() writes it
 
     def support_of(self, number: int) -> tuple[str, str, str]:
-        """Return a claim's support: its level (see claims.support_level), short and in words."""
+        """Return a claim's support: its level (see claims.support_level), short and in words (worked
+        out once for each set of sources a page's claims cite: a page asks for each claim's about
+        three times)."""
+        sources = self.claims[number - 1]
+        found = self.supports.get(sources)
+        if found is not None:
+            return found
         derived_from: dict[str, str | None] = {}
-        for source_id in self.claims[number - 1]:
+        for source_id in sources:
             while source_id not in derived_from:  # the source and those it derives from: what the count depends on
                 original = getattr(self.site.records["sources"].get(source_id), "derived_from", None)
                 derived_from[source_id] = self.reads[("derived", source_id)] = original
                 source_id = original or source_id
-        level = support_level(self.claims[number - 1], derived_from)
-        return (level, *support_words(level, self.lang))
+        level = support_level(sources, derived_from)
+        found = self.supports[sources] = (level, *support_words(level, self.lang))
+        return found
 
     def support(self, number: int) -> str:
         """Return a claim's count of independent sources: short to the eye, in words for a screen
