@@ -14,7 +14,7 @@ left under its old ones, so each page the index names is checked against its cur
 from __future__ import annotations
 
 from array import array
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Mapping
 
 from ..render.reads import Token, token
 
@@ -36,9 +36,6 @@ class PageReads:
 
     def __len__(self) -> int:
         return len(self.pages)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.pages)
 
     def __setitem__(self, path: str, reads: Iterable[Token]) -> None:
         numbers, tokens = self.numbers, self.tokens
