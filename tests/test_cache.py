@@ -270,7 +270,7 @@ def test_claims_saved_and_restored_are_the_same_claims_by_level_in_each_language
     english, spanish = indexes["en"], indexes["es"]
     first = next(key for key, (_, claims, _) in english.records.items() if claims)
     record, claims, names = english.records[first]
-    english.records[first] = (record, [claims[0]._replace(url="elsewhere#claim-1"), *claims[1:]], names)  # cannot be made again from its record: kept whole
+    english.records[first] = (record, [claims[0]._replace(page_url="elsewhere"), *claims[1:]], names)  # cannot be made again from its record: kept whole
     english.found = None  # not gathered yet
     spanish.found = {level: claims[1:] for level, claims in spanish.found.items()}  # not the records' claims gathered: kept whole
     restored = pickle.loads(pickle.dumps(indexes, protocol=pickle.HIGHEST_PROTOCOL))

@@ -55,6 +55,30 @@ def test_a_sentence_is_the_bodys_own_text_between_its_offsets_and_keeps_no_copy(
     assert not hasattr(found[0], "__dict__")  # every sentence of every body is kept (sentences_of): no per-object dict
 
 
+def test_the_claims_kept_for_every_body_share_their_sets_of_sources_and_their_page_s_address():
+    first = 'One.[@ap "a"] Two.[@ap "b"][@npr "c"] Three.[@npr "d"][@ap "e"]'
+    second = 'Other.[@ap "f"] More.[@ap "g"][@npr "h"]'
+    texts, sources = claims.body_claims(first)
+    assert texts == ("One.", "Two.", "Three.") and sources == (("ap",), ("ap", "npr"), ("npr", "ap"))
+    _, others = claims.body_claims(second)
+    assert others[0] is sources[0] and others[1] is sources[1]  # one tuple a set of sources, for every body of the site
+
+    class Record:
+        collection, id, body, body_line, label = "people", "torres", first, 1, "Torres"
+
+        @property
+        def page_url(self) -> str:  # as a record's: a new string each time
+            return "".join(["people/", "torres/"])
+
+    class Site:
+        model = {"people": type("Type", (), {"body_field": "body"})}
+
+    found = claims.record_claims(Site(), Record(), {"ap": None, "npr": None})  # type: ignore[arg-type]
+    assert [c.url for c in found] == ["people/torres/#claim-1", "people/torres/#claim-2", "people/torres/#claim-3"]
+    assert [c.level for c in found] == ["1", "2", "2"]
+    assert all(c.page_url is found[0].page_url for c in found)  # the record's address once, not a string a claim
+
+
 def test_a_translation_counts_as_its_original_never_twice():
     derived = {"ap": None, "ap-copy": "ap", "copy-of-copy": "ap-copy", "npr": None}
     assert independent(["ap", "ap-copy"], derived) == ["ap"]
