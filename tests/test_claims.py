@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 
 from dossier.render import claims
 from dossier.render.claims import independent, mark_claims, rests_on, support_level
-from dossier.text.sentences import sentences
+from dossier.text.sentences import ClaimCitation, sentences
 from dossier.pipeline import build
 
 NPR_SEED = "Torres drove a truck across the bridge, witnesses said.\n"
@@ -53,6 +54,10 @@ def test_a_sentence_is_the_bodys_own_text_between_its_offsets_and_keeps_no_copy(
     assert [s.text for s in found][:2] == ["Intro line one continues here.", "Second sentence."]
     assert all(s.body is body and body[s.start:s.end] == s.markdown for s in found)
     assert not hasattr(found[0], "__dict__")  # every sentence of every body is kept (sentences_of): no per-object dict
+    assert found[0].citations == (ClaimCitation("ap", "one"),) and found[4].citations == (ClaimCitation("ap", "i"),)
+    assert found[0].sources == ("ap",) and found[0].sources is found[4].sources and found[1].sources == ()  # one tuple a list of sources
+    kept = [getattr(s, f.name) for s in found for f in dataclasses.fields(s)]
+    assert not any(isinstance(value, tuple) and any(isinstance(c, ClaimCitation) for c in value) for value in kept)  # citations read again when asked
 
 
 def test_the_claims_kept_for_every_body_share_their_sets_of_sources_and_their_page_s_address():

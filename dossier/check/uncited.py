@@ -56,7 +56,7 @@ def uncited_in_body(path: str, body: str, first_line: int) -> list[Problem]:
     starts = paragraph_starts(body, first_line) if marked else []
     problems = []
     for sentence in sentences_of(body):  # lines counted from 1: the body's own are first_line - 1 further
-        if sentence.citations or points_elsewhere(sentence.markdown):
+        if sentence.sources or points_elsewhere(sentence.markdown):
             continue
         line = sentence.line + first_line - 1
         paragraph = max((start for start in starts if start <= line), default=0)

@@ -196,7 +196,7 @@ def record_sheet(site: Site, root: Path, record: Record) -> RecordSheet:
     shown = []
     body = (record.body, record.body_line) if translation else body_of(site, record)
     for sentence in sentences(*body, label=lambda target: link_target(site, target).label):
-        sources = [c.source for c in sentence.citations]
+        sources = list(sentence.sources)
         shown.append(SentenceSheet(sentence, [check_of(site, c) for c in sentence.citations], independent(sources, originals),
                                    rests_on(sources, originals), record.reviewed is not None and sentence.digest not in reviewed))
     facts = [] if translation else [(f"{c.line}", check_of(site, ClaimCitation(c.source, c.quote))) for c in front_matter_citations(site.model, record)]

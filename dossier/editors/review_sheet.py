@@ -13,7 +13,7 @@ from .review import Check, RecordSheet, SentenceSheet, by_need
 
 def support_words(item: SentenceSheet) -> str:
     """Return how a sentence's support reads on the sheet."""
-    if not item.sentence.citations:
+    if not item.sentence.sources:
         return "cites no source"
     if item.rests_on:
         return f"rests only on {', '.join(item.rests_on)} (derived from {', '.join(item.independent)})"

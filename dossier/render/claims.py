@@ -29,7 +29,7 @@ PER_PAGE = 500  # claims on a page of the claims by support
 @functools.lru_cache(maxsize=1 << 15)  # the claims pages go through every body after each edit
 def cited_sentences(body: str) -> tuple[Sentence, ...]:
     """Return the sentences of a body that cite at least one source: its claims."""
-    return tuple(s for s in sentences_of(body) if s.citations)
+    return tuple(s for s in sentences_of(body) if s.sources)
 
 
 def body_of(site: Any, record: Record) -> tuple[str, int]:
@@ -110,7 +110,7 @@ def mark_claims(body: str) -> tuple[str, list[tuple[str, ...]]]:
         pieces += [body[previous:offset], mark]
         previous = offset
     pieces.append(body[previous:])
-    return "".join(pieces), [tuple(c.source for c in sentence.citations) for sentence in claims]
+    return "".join(pieces), [sentence.sources for sentence in claims]
 
 
 class Claim(NamedTuple):  # a tuple: the preview compares every claims page's claims after each edit
@@ -135,15 +135,11 @@ LINKED = re.compile("\0([^\0]*)\0")  # a link without a label in a claim's text,
 @functools.lru_cache(maxsize=1 << 15)
 def body_claims(body: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """Return the claims of a body as their plain texts (a link without a label kept as its target
-    between NULs, to be named) and the sources each cites: two tuples, not a pair a claim, and
-    each set of sources one tuple for the whole site (kept for every body: 186,000 claims at
-    10,000 records cite a few hundred sets)."""
+    between NULs, to be named) and the sources each cites: two tuples, not a pair a claim (kept
+    for every body: 186,000 claims at 10,000 records)."""
     claims = cited_sentences(body)
     texts = tuple(plain(s.markdown, lambda target: f"\0{target}\0") for s in claims)
-    return texts, tuple(_SOURCES.setdefault(cited, cited) for s in claims for cited in [tuple(c.source for c in s.citations)])
-
-
-_SOURCES: dict[tuple[str, ...], tuple[str, ...]] = {}  # each set of cited sources, once (see body_claims)
+    return texts, tuple(s.sources for s in claims)
 
 
 def level_order(level: str) -> tuple[int, int]:
