@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import re
 
 
 from dossier.render import claims
 from dossier.render.claims import independent, mark_claims, rests_on, support_level
-from dossier.text.sentences import ClaimCitation, sentences
+from dossier.text.sentences import ClaimCitation, Sentence, sentences, sentences_of
 from dossier.pipeline import build
 
 NPR_SEED = "Torres drove a truck across the bridge, witnesses said.\n"
@@ -58,6 +59,9 @@ def test_a_sentence_is_the_bodys_own_text_between_its_offsets_and_keeps_no_copy(
     assert found[0].sources == ("ap",) and found[0].sources is found[4].sources and found[1].sources == ()  # one tuple a list of sources
     kept = [getattr(s, f.name) for s in found for f in dataclasses.fields(s)]
     assert not any(isinstance(value, tuple) and any(isinstance(c, ClaimCitation) for c in value) for value in kept)  # citations read again when asked
+    held = sentences_of(body)  # every body's, kept: numbers and sources, a Sentence made only while read
+    assert list(held) == found and len(held) == len(found) and list(held)[4].sources is found[4].sources
+    assert not any(isinstance(value, Sentence) for value in gc.get_referents(held))
 
 
 def test_the_claims_kept_for_every_body_share_their_sets_of_sources_and_their_page_s_address():

@@ -26,9 +26,9 @@ DERIVATIVE = "derivative"  # the support level of a claim that rests only on der
 PER_PAGE = 500  # claims on a page of the claims by support
 
 
-@functools.lru_cache(maxsize=1 << 15)  # the claims pages go through every body after each edit
 def cited_sentences(body: str) -> tuple[Sentence, ...]:
-    """Return the sentences of a body that cite at least one source: its claims."""
+    """Return the sentences of a body that cite at least one source: its claims (made from the
+    body's kept sentences, see sentences_of)."""
     return tuple(s for s in sentences_of(body) if s.sources)
 
 
