@@ -184,3 +184,44 @@ def test_rendering_looks_at_no_template_file_again_once_it_has_the_template(make
     assert report.rendered > 10
     templates = [path for path in looked if path.endswith(".html")]
     assert templates and len(templates) == len(set(templates))  # once, as it is loaded
+
+
+def test_templates_call_functions_as_jinja_does_without_its_checks_for_plain_ones(monkeypatch):
+    import functools
+
+    import jinja2
+    from dossier.render.environment import QuickCalls, template_environment
+
+    class Counter:
+        def __init__(self):
+            self.seen = 0
+
+        def bump(self, by):
+            self.seen += by
+            return self.seen
+
+    def ending():
+        raise StopIteration
+
+    source = ("{{ plain(2) }} {{ cached(3) }} {{ counter.bump(4) }} {{ here() }} {{ env() }} {{ shown | default('undefined') }}"
+              "{% for item in [1, 2] %}{% set inner = item * 10 %} {{ here() }}:{{ seen_inner() }}{% endfor %} {{ _('Sources') }} {{ stopped() }}")
+    names = {"plain": lambda n: n * 2, "cached": functools.lru_cache(maxsize=4)(lambda n: n + 1), "counter": Counter(),
+             "here": jinja2.pass_context(lambda context: context["shown"]), "env": jinja2.pass_environment(lambda env: type(env).__name__),
+             "seen_inner": jinja2.pass_context(lambda context: context.get("inner", "none")), "shown": "page", "stopped": ending}
+    rendered = {}
+    for context_class in (jinja2.runtime.Context, QuickCalls):
+        env = template_environment(theme.template_folders(None), "en", "en")
+        env.undefined = jinja2.Undefined
+        env.context_class = context_class
+        names["counter"] = Counter()
+        rendered[context_class] = env.from_string(source).render(**names)
+    assert rendered[QuickCalls] == rendered[jinja2.runtime.Context]
+    assert rendered[QuickCalls].startswith("4 4 4 page Environment page") and " page:10 page:20 Sources " in rendered[QuickCalls]
+
+    asked = []
+    checked = jinja2.runtime.Context.call
+    monkeypatch.setattr(jinja2.runtime.Context, "call", lambda *args, **kwargs: asked.append(args[1]) or checked(*args, **kwargs))
+    env = template_environment(theme.template_folders(None), "en", "en")
+    assert env.context_class is QuickCalls
+    env.from_string("{{ plain(2) }} {{ cached(3) }} {{ counter.bump(1) }} {{ here() }} {{ env() }}").render(**names)
+    assert [getattr(f, "__name__", f) for f in asked] == ["<lambda>"] and asked[0] is names["env"]  # only pass_environment goes through Jinja's checks
