@@ -314,3 +314,21 @@ def test_the_rendering_processes_take_the_largest_pages_first_in_every_language(
     records = [path for path in ordered if path.count("/") >= 2 and path.split("/")[-3] in ("people", "events")]
     assert ordered[-len(records):] == records and len(records) == 3  # record pages last, in both languages
     assert ordered.index("sources/ap/index.html") < ordered.index("events/convoy/index.html")
+
+
+def test_the_reference_list_escapes_each_value_as_markupsafe_does():
+    from markupsafe import Markup, escape
+
+    from dossier.render.footnotes import escaped
+
+    class Shown:
+        def __html__(self):
+            return "<b>kept</b>"
+
+    class Named(str):
+        def __html__(self):
+            return f'<span lang="es">{self}</span>'
+
+    values = ["plain", "Tom & Jerry's \"<cut>\"", "&amp; already", "", "\xa0ñ “quoted” 'single'", 7, Markup("<i>safe</i>"), Shown(), Named("Bogotá & co")]
+    for value in values:
+        assert escaped(value) == str(escape(value)) and type(escaped(value)) is str, value

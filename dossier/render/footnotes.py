@@ -120,6 +120,14 @@ class Footnotes:
         self.by_passage = {(r.source.id, n.anchor): n for r in self.references for n in r.quotes}
 
 
+def escaped(value: Any) -> str:
+    """Return a value escaped as markupsafe.escape escapes it, as a str: for a str, without making a
+    Markup (a page's reference list escapes about 260 values)."""
+    if value.__class__ is str:
+        return value.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
+    return str(escape(value))
+
+
 def reference_list(references: list[Reference], site: Any, rel: Callable[[str], str], lang: str,
                    gettext: Callable[[str], str], published: Callable[[Source], Markup]) -> Markup:
     """Return the items of a page's reference list: each source with its passages, lettered, each
@@ -129,25 +137,25 @@ def reference_list(references: list[Reference], site: Any, rel: Callable[[str], 
     items = []
     for ref in references:
         source = ref.source
-        entry = [f'  <li id="{escape(ref.note_id)}"><span class="reference-source"><a href="{escape(rel(source.page_url))}">{escape(source.title)}</a>, {escape(source.outlet)}']
+        entry = [f'  <li id="{escaped(ref.note_id)}"><span class="reference-source"><a href="{escaped(rel(source.page_url))}">{escaped(source.title)}</a>, {escaped(source.outlet)}']
         if source.published:
             entry.append(f", {published(source)}")
         if source.derived_from:
             derivative = Markup(gettext("a derivative of %(original)s")) % {"original": site.records["sources"][source.derived_from].title}
             entry.append(f' <span class="derivative">({derivative})</span>')
         entry.append('.</span>\n    <ol class="reference-quotes">\n')
-        lang_attribute = f' lang="{escape(source.language)}"' if source.language != lang else ""
+        lang_attribute = f' lang="{escaped(source.language)}"' if source.language != lang else ""
         for note in ref.quotes:
-            entry.append(f'      <li id="{escape(ref.note_id)}-{escape(note.index)}">')
+            entry.append(f'      <li id="{escaped(ref.note_id)}-{escaped(note.index)}">')
             if note.uses:
-                entry.append(f'<a class="backlink" data-pagefind-ignore href="#{escape(note.uses[0])}" aria-label="{back}, {escape(note.letter)}">{escape(note.letter)}</a>')
-                entry.extend(f' <a class="backlink more" data-pagefind-ignore href="#{escape(use)}" aria-label="{again % {"use": number}}">{number}</a>'
+                entry.append(f'<a class="backlink" data-pagefind-ignore href="#{escaped(note.uses[0])}" aria-label="{back}, {escaped(note.letter)}">{escaped(note.letter)}</a>')
+                entry.extend(f' <a class="backlink more" data-pagefind-ignore href="#{escaped(use)}" aria-label="{again % {"use": number}}">{number}</a>'
                              for number, use in enumerate(note.uses[1:], start=2))
             else:
-                entry.append(f'<span class="backlink">{escape(note.letter)}</span>')
-            entry.append(f'        <a class="reference-passage" href="{escape(rel(source.page_url + "#" + note.anchor))}"><q{lang_attribute}>{escape(inner_quotes(note.quote))}</q></a>')
+                entry.append(f'<span class="backlink">{escaped(note.letter)}</span>')
+            entry.append(f'        <a class="reference-passage" href="{escaped(rel(source.page_url + "#" + note.anchor))}"><q{lang_attribute}>{escaped(inner_quotes(note.quote))}</q></a>')
             if source.url:
-                entry.append(f' <a class="original" data-pagefind-ignore href="{escape(source.url)}{escape(text_fragment(note.quote))}">{original_passage}</a>')
+                entry.append(f' <a class="original" data-pagefind-ignore href="{escaped(source.url)}{escaped(text_fragment(note.quote))}">{original_passage}</a>')
             entry.append("</li>\n")
         entry.append("    </ol>\n  </li>\n")
         items.append("".join(entry))
