@@ -171,7 +171,7 @@ class Linker:
         for source_id, pid, quote, start, end in examined.passages:
             passage = self.site.passages.setdefault(source_id, {}).setdefault(pid, Passage(pid, quote, start, end))
             if key not in passage.cited_by:
-                passage.cited_by.append(key)
+                passage.cited_by += (key,)
         self.site.links[key] = [shared_key(*target) for target in examined.targets]  # one tuple a record, if examined elsewhere
         self.site.citations[key] = examined.citations
         for source_id in sorted({c.source for c in examined.citations}):
@@ -261,7 +261,8 @@ class Linker:
         self.backlinks()
         for source_id, passages in list(self.site.passages.items()):
             for passage in passages.values():
-                passage.cited_by.sort()
+                if len(passage.cited_by) > 1:
+                    passage.cited_by = tuple(sorted(passage.cited_by))
             self.site.passages[source_id] = dict(sorted(passages.items(), key=lambda item: item[1].order()))
         return self.site
 

@@ -108,7 +108,7 @@ def unlink(site: Site, key: Key, record: Record) -> set[tuple[str, str]]:
         without(site.cited_by, source_id, key)  # type: ignore[arg-type]
     for source_id, pid in passages:
         passage = site.passages[source_id][pid]
-        site.passages[source_id] = {**site.passages[source_id], pid: dataclasses.replace(passage, cited_by=[k for k in passage.cited_by if k != key])}
+        site.passages[source_id] = {**site.passages[source_id], pid: dataclasses.replace(passage, cited_by=tuple(k for k in passage.cited_by if k != key))}
     if key[0] == "events":
         site.timeline.remove(record.id)
     name_again(site, key, record, remove=True)
@@ -130,7 +130,7 @@ def add(site: Site, key: Key, record: Record, scratch: Site) -> set[tuple[str, s
         current = dict(site.passages.get(source_id, {}))
         for pid, passage in passages.items():
             known = current.get(pid)
-            cited_by = sorted((known.cited_by if known else []) + [key])
+            cited_by = tuple(sorted((*(known.cited_by if known else ()), key)))
             current[pid] = dataclasses.replace(known or passage, cited_by=cited_by)
         site.passages[source_id] = current
     if key[0] == "events":
