@@ -332,3 +332,31 @@ def test_the_reference_list_escapes_each_value_as_markupsafe_does():
     values = ["plain", "Tom & Jerry's \"<cut>\"", "&amp; already", "", "\xa0ñ “quoted” 'single'", 7, Markup("<i>safe</i>"), Shown(), Named("Bogotá & co")]
     for value in values:
         assert escaped(value) == str(escape(value)) and type(escaped(value)) is str, value
+
+
+def test_the_claims_pages_are_rendered_before_forking_and_their_words_counted_once(make_site, monkeypatch):
+    import multiprocessing
+
+    from dossier.incremental import pool
+    from dossier.incremental.session import Session
+    from dossier.timings import page_layer
+
+    people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(pool.PARALLEL_FROM)}
+    root = make_site(people)
+    rendered: list[tuple[str, bool]] = []  # in this process: each page, and whether a worker was rendering too
+    render_page = pool.render_page
+    monkeypatch.setattr(pool, "render_page", lambda session, sink, path: rendered.append((path, bool(multiprocessing.active_children()))) or render_page(session, sink, path))
+    made = {}
+    for workers, early in ((2, pool.BEFORE_FORKING), (2, ("pages: people",)), (1, ())):  # people pages, unlike claims pages, have words search counts
+        monkeypatch.setattr(pool, "BEFORE_FORKING", early)
+        session = Session(root)
+        session.load()
+        folder = root / f"site-{workers}-{len(made)}"
+        folder.mkdir()
+        session.render_into(folder, None, workers)
+        made[len(made)] = session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+        if len(made) == 1:
+            claims = [alone for path, alone in rendered if page_layer(path, ("en",)) == "pages: claims"]
+            assert claims and not any(claims)  # before the worker was forked: what only they read stays shared
+            assert any(forked for _, forked in rendered)  # the other pages in turn with it
+    assert made[0] == made[1] == made[2] and made[2][0]["drove"] > pool.PARALLEL_FROM  # the words of every page once (and a few more pages)

@@ -19,6 +19,9 @@ from ..timings import layer, page_layer, take_report
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
+# Rendered here before forking: what only these pages read (the claims of every record, some 50 MB at
+# 10,000 records) is then read by no process after the fork, so stays shared, not copied into each.
+BEFORE_FORKING = ("pages: claims",)
 BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
 
@@ -52,17 +55,19 @@ def render_page(session: Any, sink: Any, path: str) -> bytes:
 def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dict[str, bytes]:
     """Render a session's pages into a sink (a staging folder, or memory): with many pages (and a
     folder), this process and workers - 1 forked ones take chunks of them in turn (a process fewer
-    than workers, as each holds the site's memory)."""
+    than workers, as each holds the site's memory), after this process rendered those BEFORE_FORKING."""
     global _JOB
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
         digests = {path: render_page(session, sink, path) for path in paths}
         if session.output.body_cache is not None:
             session.output.body_cache.flush()
         return digests
+    early = {path: render_page(session, sink, path) for path in paths if page_layer(path, LANGUAGES) in BEFORE_FORKING}
+    early_words, session.words.changes = session.words.changes, Counter()  # noted here, not in what workers send back
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
     render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
-    ordered = big_first(paths)
+    ordered = big_first([path for path in paths if path not in early])
     context = multiprocessing.get_context("fork")
     _JOB = (session, sink, [ordered[start: start + CHUNK] for start in range(0, len(ordered), CHUNK)], context.Value("l", 0))
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
@@ -77,6 +82,8 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             started.append((process, reader))
         session.audit()  # a fresh build's editorial warnings, deferred to be worked out here while the workers render
         digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
+        digests.update(early)
+        session.words.changes.update(early_words)
         for process, reader in started:
             (part, searchable, words, reads), cpu = worker_result(process, reader)
             take_report(cpu)
