@@ -1,12 +1,6 @@
-import gc
-import pickle
-
 import pytest
-from conftest import PROJECT
 from hypothesis import given, strategies as st
 
-from dossier.check.site import Passage, SourcePassages
-from dossier.pipeline import load
 from dossier.text.passages import SeedText, mark_differences, normalize, passage_id, text_fragment
 
 TEXT = "He said: “We’re going to change history.”\n\nIt was a long—very long   day.\n"
@@ -83,27 +77,3 @@ def test_find_gives_the_passages_that_match_closest_first_with_their_lines():
     assert (3, "A soldier crossed the river.") in found
     assert all(line != 1 for line, _ in found)
     assert len(SeedText("\n".join(f"Line {n} crossed." for n in range(20))).find("crossed")) == 5
-
-
-def test_a_linked_site_keeps_each_source_s_passages_as_columns_and_makes_a_passage_when_read():
-    site, _ = load(PROJECT)
-    gc.collect()
-    assert not [o for o in gc.get_objects() if isinstance(o, Passage)]  # no object a passage: 230,000 at 10,000 records
-    for kept in site.passages.values():
-        assert isinstance(kept, SourcePassages)
-        passages = list(kept.values())
-        assert list(kept) == [p.id for p in passages] and passages == sorted(passages, key=Passage.order)  # the text's order
-        assert all(kept[p.id] == p and kept.get(p.id) == p and p.id in kept and p.cited_by for p in passages)
-        assert kept == {p.id: p for p in passages} and pickle.loads(pickle.dumps(kept)) == kept
-
-
-def test_source_passages_find_each_id_by_its_exact_form_only():
-    citers = [(), (("people", "ana"), ("people", "jorge")), (("events", "convoy"),)]
-    made = [Passage(passage_id(f"quote {n}"), f"quote {n}", 10 * n, 10 * n + 5, by) for n, by in enumerate(citers)]
-    made.append(Passage("passage-0123456789", "a quote", 40, 47, (("people", "ana"),)))
-    kept = SourcePassages(made)
-    assert list(kept.values()) == made and [kept[p.id] for p in reversed(made)] == made[::-1] and len(kept) == 4
-    for wrong in ["passage-1_23456789", "passage-0X23456789", "passage-012345678", "passage-0123456789 ", "Passage-0123456789", 123, "passage-"]:
-        assert wrong not in kept and kept.get(wrong) is None
-    with pytest.raises(ValueError, match="not a passage id: 'p1'"):
-        SourcePassages([Passage("p1", "a quote", 0, 7)])

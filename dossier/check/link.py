@@ -18,7 +18,7 @@ from ..text.passages import SeedText, inserted_spans, mark_differences, passage_
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
 from ..read.documents import column_of
-from .site import Key, Passage, Site, SourcePassages, default_config, shared_key  # the linked site's shapes, which other stages import from here too
+from .site import Key, Passage, Site, default_config, shared_key  # the linked site's shapes, which other stages import from here too
 
 
 class Examined(NamedTuple):
@@ -169,9 +169,7 @@ class Linker:
         key = shared_key(record.collection, record.id)
         self.problems += examined.problems
         for source_id, pid, quote, start, end in examined.passages:
-            found = self.site.passages.setdefault(source_id, {})
-            assert isinstance(found, dict)  # as linking adds them; link() keeps them as columns at its end
-            passage = found.setdefault(pid, Passage(pid, quote, start, end))
+            passage = self.site.passages.setdefault(source_id, {}).setdefault(pid, Passage(pid, quote, start, end))
             if key not in passage.cited_by:
                 passage.cited_by += (key,)
         self.site.links[key] = [shared_key(*target) for target in examined.targets]  # one tuple a record, if examined elsewhere
@@ -265,7 +263,7 @@ class Linker:
             for passage in passages.values():
                 if len(passage.cited_by) > 1:
                     passage.cited_by = tuple(sorted(passage.cited_by))
-            self.site.passages[source_id] = SourcePassages(sorted(passages.values(), key=Passage.order))
+            self.site.passages[source_id] = dict(sorted(passages.items(), key=lambda item: item[1].order()))
         return self.site
 
 
