@@ -346,15 +346,15 @@ def test_the_claims_pages_are_rendered_before_forking_and_their_words_counted_on
     rendered: list[tuple[str, bool]] = []  # in this process: each page, and whether a worker was rendering too
     render_page = pool.render_page
     monkeypatch.setattr(pool, "render_page", lambda session, sink, path: rendered.append((path, bool(multiprocessing.active_children()))) or render_page(session, sink, path))
-    made = {}
+    made: list[tuple] = []  # each render's word counts and files
     for workers, early in ((2, pool.BEFORE_FORKING), (2, ("pages: people",)), (1, ())):  # people pages, unlike claims pages, have words search counts
         monkeypatch.setattr(pool, "BEFORE_FORKING", early)
         session = Session(root)
         session.load()
-        folder = root / f"site-{workers}-{len(made)}"
+        folder = root / f"site-{len(made)}"
         folder.mkdir()
         session.render_into(folder, None, workers)
-        made[len(made)] = session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+        made.append((session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}))
         if len(made) == 1:
             claims = [alone for path, alone in rendered if page_layer(path, ("en",)) == "pages: claims"]
             assert claims and not any(claims)  # before the worker was forked: what only they read stays shared
