@@ -313,6 +313,26 @@ def test_the_preview_indexes_only_the_changed_pages_of_a_large_index(tmp_path, m
     in_a_loop_of_its_own(run)
 
 
+def test_stopping_the_preview_waits_for_the_search_index_it_was_making(make_site, tmp_path):
+    root, folder = make_site(), tmp_path / "preview"
+    folder.mkdir()
+
+    async def run() -> None:
+        preview = Preview(root, folder)
+        preview.start()
+        preview.index()
+        assert preview.indexing is not None and preview.search_thread is not None
+        deadline = time.monotonic() + 30
+        while not preview.indexing.running:  # stopped while Pagefind runs
+            assert preview.search_thread.is_alive() and time.monotonic() < deadline, "Pagefind never ran"
+            await asyncio.sleep(0.005)
+        preview.stop()
+        assert not preview.search_thread.is_alive(), "the indexing thread goes on writing into the folder being removed"
+        assert not (folder / "pagefind").exists()
+
+    in_a_loop_of_its_own(run)
+
+
 @pytest.mark.parametrize("kind", [InotifyWatcher, WatchfilesWatcher, PollingWatcher])
 def test_each_watcher_reports_a_save_a_new_folder_and_a_deletion(make_site, kind):
     root = make_site()

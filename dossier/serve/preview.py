@@ -34,6 +34,7 @@ QUIET = 0.008  # seconds without a new event before a burst of saves is rebuilt
 LONGEST_WAIT = 0.2  # ... but never wait longer than this after the first one
 AUDIT_DELAY = 0.3  # editorial warnings are worked out once edits pause
 SEARCH_DELAY = 1.0  # and the search index is brought up to date after that
+STOP_WAIT = 10.0  # seconds a stopped search indexing may take to end its Pagefind runs
 
 
 class Preview:
@@ -193,10 +194,13 @@ class Preview:
         self.search_thread.start()
 
     def stop(self) -> None:
-        """Stop a search indexing that is still running (it and the Pagefind runs it started), without
-        waiting for it: the preview's folder, with whatever it wrote there, is removed next."""
+        """Stop a search indexing that is still running (it and the Pagefind runs it started), and wait
+        for its thread to end: the preview's folder is removed next, and a thread still putting an index
+        in place would write it there again."""
         if self.indexing is not None:
             self.indexing.stop(wait=False)
+        if self.search_thread is not None:
+            self.search_thread.join(STOP_WAIT)
 
 
 def edited_files(paths: list[str]) -> str:
