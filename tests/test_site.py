@@ -334,7 +334,7 @@ def test_the_reference_list_escapes_each_value_as_markupsafe_does():
         assert escaped(value) == str(escape(value)) and type(escaped(value)) is str, value
 
 
-def test_the_claims_pages_are_rendered_before_forking_and_their_words_counted_once(make_site, monkeypatch):
+def test_the_claims_and_source_pages_are_rendered_before_forking_and_their_words_counted_once(make_site, monkeypatch):
     import multiprocessing
 
     from dossier.incremental import pool
@@ -356,7 +356,8 @@ def test_the_claims_pages_are_rendered_before_forking_and_their_words_counted_on
         session.render_into(folder, None, workers)
         made.append((session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}))
         if len(made) == 1:
-            claims = [alone for path, alone in rendered if page_layer(path, ("en",)) == "pages: claims"]
-            assert claims and not any(claims)  # before the worker was forked: what only they read stays shared
+            for kind in ("pages: claims", "pages: sources"):
+                with_worker = [forked for path, forked in rendered if page_layer(path, ("en",)) == kind]
+                assert with_worker and not any(with_worker), kind  # before the worker was forked: what only they read stays shared
             assert any(forked for _, forked in rendered)  # the other pages in turn with it
     assert made[0] == made[1] == made[2] and made[2][0]["drove"] > pool.PARALLEL_FROM  # the words of every page once (and a few more pages)

@@ -19,9 +19,11 @@ from ..timings import layer, page_layer, take_report
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
-# Rendered here before forking: what only these pages read (the claims of every record, some 50 MB at
-# 10,000 records) is then read by no process after the fork, so stays shared, not copied into each.
-BEFORE_FORKING = ("pages: claims",)
+# Rendered here before forking: what only these pages read is then read by no process after the fork,
+# so stays shared rather than copied into each (reading an object writes its reference count, and a
+# memory page written after the fork is copied). At 10,000 records: the claims of every record, some
+# 50 MB, and the cited passages of every source, some 60 MB, of which record pages read little.
+BEFORE_FORKING = ("pages: claims", "pages: sources")
 BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
 
