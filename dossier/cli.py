@@ -156,7 +156,7 @@ def command_build(args: argparse.Namespace) -> int:
         from .timings import table
 
         stages = ", ".join(f"{stage} {seconds:.2f} s" for stage, seconds in report.phases.items())
-        print(f"{report.rendered} pages rendered; time by stage: {stages or 'nothing to do'}")
+        print(f"{counted(report.rendered, 'page')} rendered; time by stage: {stages or 'nothing to do'}")
         print("CPU by layer, the rendering processes' and Pagefind's included:")
         print(table(report.cpu))
     return 0

@@ -73,6 +73,21 @@ def test_build_timings_prints_the_table(tmp_path, capsys):
     assert "CPU by layer" in printed
 
 
+def test_build_timings_counts_the_pages_rendered_in_words(make_site, capsys):
+    root = make_site()
+    command = ["build", "--source", str(root), "--out", str(root / "site"), "--timings"]
+
+    def rendered() -> str:
+        assert main(command) == 0
+        return next(line for line in capsys.readouterr().out.splitlines() if " rendered; " in line).split(" rendered; ")[0]
+
+    assert rendered() == "16 pages"
+    assert rendered() == "0 pages"
+    person = root / "content/people/jorge-torres.md"
+    person.write_text(person.read_text(encoding="utf-8") + "\n<!-- editorial -->\nA sentence no page but his shows.\n", encoding="utf-8")
+    assert rendered() == "1 page"  # not "1 pages"
+
+
 def test_a_build_runs_the_collector_less_often_and_gives_its_thresholds_back_even_when_it_fails(tmp_path, make_site, monkeypatch):
     import gc
 
