@@ -93,18 +93,27 @@ class Running:
 def serving(root: Path) -> Iterator[Running]:
     """Run `build.py serve` on a project until the block ends, then stop it as Ctrl+C would."""
     port = unused_port()
-    command = [sys.executable, str(PROJECT / "build.py"), "serve", "--source", str(root), "--port", str(port)]
+    command = [sys.executable, "-X", "faulthandler", str(PROJECT / "build.py"), "serve", "--source", str(root), "--port", str(port)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         running = Running(process, port)
         yield running
     finally:
         process.send_signal(signal.SIGINT)
+        started, stopped = time.monotonic(), "stopped"
         try:
             process.wait(timeout=30)  # a busy machine (a full test run beside a browser) is slow to stop
-        except subprocess.TimeoutExpired:
-            process.kill()
-    assert not running.folder.exists(), "the preview folder was left behind"
+        except subprocess.TimeoutExpired:  # where each thread is, printed by the fault handler on SIGABRT
+            stopped = "still running: aborted"
+            process.send_signal(signal.SIGABRT)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        stopped += f" after {time.monotonic() - started:.1f} s"
+    if running.folder.exists():
+        running.printed_since(0.5)  # the last lines, such as the fault handler's
+        raise AssertionError(f"the preview folder was left behind; serve {stopped}, having printed:\n" + "\n".join(running.seen))
 
 
 def edit(root: Path, path: str, old: str, new: str) -> None:
