@@ -334,21 +334,36 @@ def test_the_reference_list_escapes_each_value_as_markupsafe_does():
         assert escaped(value) == str(escape(value)) and type(escaped(value)) is str, value
 
 
-def test_the_claims_and_source_pages_are_rendered_before_forking_and_their_words_counted_once(make_site, monkeypatch):
-    import multiprocessing
+def test_the_claims_and_source_pages_render_in_a_round_of_their_own_and_their_words_are_counted_once(make_site, monkeypatch, tmp_path):
+    import os
+    import time
 
     from dossier.incremental import pool
     from dossier.incremental.session import Session
     from dossier.timings import page_layer
 
     people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(pool.PARALLEL_FROM)}
-    root = make_site(people)
-    rendered: list[tuple[str, bool]] = []  # in this process: each page, and whether a worker was rendering too
+    sources = {f"content/sources/extra-{n}.yaml": f"title: Extra {n}\noutlet: The Associated Press\nlanguage: en\nseed: ap.txt\n" for n in range(6)}
+    root = make_site(people | sources)
+    monkeypatch.setattr(pool, "PARALLEL_FROM", 4)  # the first round's few pages in two processes too,
+    monkeypatch.setattr(pool, "CHUNK", 1)  # a page at a time
+    log = tmp_path / "rendered.log"  # every process appends: when each page began and ended, and where
     render_page = pool.render_page
-    monkeypatch.setattr(pool, "render_page", lambda session, sink, path: rendered.append((path, bool(multiprocessing.active_children()))) or render_page(session, sink, path))
+
+    def logged(session, sink, path):
+        began = time.monotonic()
+        if page_layer(path, ("en",)) == "pages: sources":
+            time.sleep(0.1)  # long enough for the first round's worker to take some
+        digest = render_page(session, sink, path)
+        with log.open("a") as out:
+            out.write(f"{os.getpid()} {began} {time.monotonic()} {path}\n")
+        return digest
+
+    monkeypatch.setattr(pool, "render_page", logged)
     made: list[tuple] = []  # each render's word counts and files
-    for workers, early in ((2, pool.BEFORE_FORKING), (2, ("pages: people",)), (1, ())):  # people pages, unlike claims pages, have words search counts
-        monkeypatch.setattr(pool, "BEFORE_FORKING", early)
+    for workers, first in ((2, pool.FIRST_ROUND), (2, ("pages: people",)), (1, ())):  # people pages, unlike claims pages, have words search counts
+        monkeypatch.setattr(pool, "FIRST_ROUND", first)
+        log.write_text("")
         session = Session(root)
         session.load()
         folder = root / f"site-{len(made)}"
@@ -356,8 +371,12 @@ def test_the_claims_and_source_pages_are_rendered_before_forking_and_their_words
         session.render_into(folder, None, workers)
         made.append((session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}))
         if len(made) == 1:
-            for kind in ("pages: claims", "pages: sources"):
-                with_worker = [forked for path, forked in rendered if page_layer(path, ("en",)) == kind]
-                assert with_worker and not any(with_worker), kind  # before the worker was forked: what only they read stays shared
-            assert any(forked for _, forked in rendered)  # the other pages in turn with it
-    assert made[0] == made[1] == made[2] and made[2][0]["drove"] > pool.PARALLEL_FROM  # the words of every page once (and a few more pages)
+            rows = [line.split(" ", 3) for line in log.read_text().splitlines()]
+            early = [(int(pid), float(ended)) for pid, _, ended, path in rows if page_layer(path, ("en",)) in ("pages: claims", "pages: sources")]
+            later = [(int(pid), float(began)) for pid, began, _, path in rows if page_layer(path, ("en",)) not in ("pages: claims", "pages: sources")]
+            assert len(early) >= 7 and later
+            assert max(ended for _, ended in early) <= min(began for _, began in later)  # every one before any other page
+            workers_early = {pid for pid, _ in early} - {os.getpid()}
+            assert workers_early and os.getpid() in {pid for pid, _ in early}  # by two processes at once
+            assert not workers_early & {pid for pid, _ in later} and {pid for pid, _ in later} - {os.getpid()}  # the other pages by a worker forked after them
+    assert made[0] == made[1] == made[2] and made[2][0]["drove"] > len(people)  # the words of every page once (and a few more pages)

@@ -19,11 +19,12 @@ from ..timings import layer, page_layer, take_report
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
-# Rendered here before forking: what only these pages read is then read by no process after the fork,
-# so stays shared rather than copied into each (reading an object writes its reference count, and a
-# memory page written after the fork is copied). At 10,000 records: the claims of every record, some
-# 50 MB, and the cited passages of every source, some 60 MB, of which record pages read little.
-BEFORE_FORKING = ("pages: claims", "pages: sources")
+# Rendered in a round of their own, whose worker ends before the workers of the other pages are forked:
+# what only these pages read is then read by no process after that fork, so stays shared rather than
+# copied into each (reading an object writes its reference count, and a memory page written after the
+# fork is copied). At 10,000 records: the claims of every record, some 50 MB, and the cited passages of
+# every source, some 60 MB, of which record pages read little.
+FIRST_ROUND = ("pages: claims", "pages: sources")
 BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
 
@@ -56,22 +57,36 @@ def render_page(session: Any, sink: Any, path: str) -> bytes:
 
 def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dict[str, bytes]:
     """Render a session's pages into a sink (a staging folder, or memory): with many pages (and a
-    folder), this process and workers - 1 forked ones take chunks of them in turn (a process fewer
-    than workers, as each holds the site's memory), after this process rendered those BEFORE_FORKING."""
-    global _JOB
+    folder), in two rounds of this process and workers - 1 forked ones taking chunks in turn (a
+    process fewer than workers, as each holds the site's memory): first the pages of the FIRST_ROUND,
+    then, with workers forked after them, the rest."""
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
         digests = {path: render_page(session, sink, path) for path in paths}
         if session.output.body_cache is not None:
             session.output.body_cache.flush()
         return digests
-    early = {path: render_page(session, sink, path) for path in paths if page_layer(path, LANGUAGES) in BEFORE_FORKING}
-    early_words, session.words.changes = session.words.changes, Counter()  # noted here, not in what workers send back
+    early = [path for path in paths if page_layer(path, LANGUAGES) in FIRST_ROUND]
+    digests = render_forked(session, big_first(early), sink, workers, audit=False)  # their workers end before the next are forked
+    render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
+    digests.update(render_forked(session, big_first([path for path in paths if path not in digests]), sink, workers, audit=True))
+    return digests
+
+
+def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit: bool) -> dict[str, bytes]:
+    """Render pages, in their order, by this process and workers - 1 forked ones taking chunks in
+    turn (in this process alone if they are few); with audit, this process first works out the
+    editorial warnings while the workers render (else the build does, after)."""
+    global _JOB
+    if len(paths) < PARALLEL_FROM:
+        digests = {path: render_page(session, sink, path) for path in paths}
+        if session.output.body_cache is not None:
+            session.output.body_cache.flush()
+        return digests
+    noted, session.words.changes = session.words.changes, Counter()  # kept aside: render_claimed returns this process's changes
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
-    render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
-    ordered = big_first([path for path in paths if path not in early])
     context = multiprocessing.get_context("fork")
-    _JOB = (session, sink, [ordered[start: start + CHUNK] for start in range(0, len(ordered), CHUNK)], context.Value("l", 0))
+    _JOB = (session, sink, [paths[start: start + CHUNK] for start in range(0, len(paths), CHUNK)], context.Value("l", 0))
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
     started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     try:
@@ -82,10 +97,10 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
             process.start()
             writer.close()
             started.append((process, reader))
-        session.audit()  # a fresh build's editorial warnings, deferred to be worked out here while the workers render
+        if audit:
+            session.audit()  # a fresh build's editorial warnings, deferred to be worked out here while the workers render
         digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
-        digests.update(early)
-        session.words.changes.update(early_words)
+        session.words.changes.update(noted)
         for process, reader in started:
             (part, searchable, words, reads), cpu = worker_result(process, reader)
             take_report(cpu)
