@@ -7,7 +7,9 @@ to the floor (benchmarks/floor.py) measured in the same run:
 - in `serve`: from a file write to the rebuild being done, and to the browser showing the change
   (Playwright driving Debian's chromium), for an edit of a person's prose; also on a copy of this
   documentary (two languages);
-- peak memory of the build (the sum over its processes of the proportional set size, sampled).
+- peak memory of the build (the sum over its processes of the proportional set size, sampled), in
+  builds of their own after the timed ones: reading a large process's memory map takes CPU that a
+  build on two cores would feel (some 5 ms a read at 500 MB, ten reads a second).
 - CPU time of the floor and of the cold build (user and system, over every process it waited for);
 - where the cold build's CPU goes, layer by layer, each against its budget (benchmarks/breakdown.py:
   over budget is printed, not a failure), beside the CPU of Hugo + Pagefind in the same run;
@@ -78,17 +80,19 @@ def memory(pid: int) -> int:
 TIMINGS: dict[int, list[dict[str, float]]] = {}  # each cold build's CPU by layer (build --timings), by project size
 
 
-def timed(command: list[str], printed: list[str] | None = None) -> tuple[float, int, float]:
-    """Run a command; return its wall time, the peak memory of its process tree, and the CPU time
-    (user and system) of it and every process it waited for. printed, if given, takes what it printed."""
+def timed(command: list[str], printed: list[str] | None = None, sampled: bool = False) -> tuple[float, int, float]:
+    """Run a command; return its wall time, the peak memory of its process tree (if sampled, else 0),
+    and the CPU time (user and system) of it and every process it waited for. printed, if given,
+    takes what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     with tempfile.TemporaryFile("w+") as errors, tempfile.TemporaryFile("w+") as output:  # files, not pipes: a pipe nobody reads fills and stops the build
         process = subprocess.Popen(command, stdout=output if printed is not None else subprocess.DEVNULL, stderr=errors, text=True)
         peak = 0
-        while process.poll() is None:
+        while sampled and process.poll() is None:
             peak = max(peak, memory(process.pid))
-            time.sleep(0.1)  # sampling costs a little CPU, which the build on two cores feels
+            time.sleep(0.1)
+        process.wait()
         seconds = time.perf_counter() - started
         if process.returncode != 0:
             errors.seek(0)
@@ -169,7 +173,7 @@ def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
     hugo = hugo_site(root)
     for run in range(runs):
         shutil.rmtree(OUT / "floor", ignore_errors=True)
-        result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")]))
+        result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")], sampled=True))  # small: its sampling costs little
         if hugo is not None:
             hugo_builds(hugo, result)
         shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
@@ -184,7 +188,25 @@ def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
         result["one change"].append(timed(build))
         kept.setdefault("one change", []).append(state_kept(root))
         print(f"  run {run + 1}: " + ", ".join(f"{name} {values[-1][0]:.2f} s" for name, values in result.items()), flush=True)
+    PEAKS[size_of(root)] = peaks(root, build, runs)
     return result
+
+
+PEAKS: dict[int, int] = {}  # the peak memory of a cold, a warm and a one-change build, by project size
+
+
+def peaks(root: Path, build: list[str], number: int) -> int:
+    """Build the project cold, warm and after one change, sampling each build's memory (number: the change's);
+    return the highest peak."""
+    shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
+    shutil.rmtree(root / "site", ignore_errors=True)
+    found = [timed(build, sampled=True)[1]]
+    state_kept(root)
+    found.append(timed(build, sampled=True)[1])
+    change(person_file(root), number)
+    found.append(timed(build, sampled=True)[1])
+    state_kept(root)
+    return max(found)
 
 
 def floors(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
@@ -192,7 +214,7 @@ def floors(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
     result: dict[str, list[tuple[float, int]]] = {"floor": [], "cold": [], "warm": [], "one change": []}
     for _ in range(runs):
         shutil.rmtree(OUT / "floor", ignore_errors=True)
-        result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")]))
+        result["floor"].append(timed([PYTHON, str(HERE / "floor.py"), str(root), str(OUT / "floor")], sampled=True))
     return result
 
 
@@ -334,7 +356,7 @@ def main() -> None:
             return f"{seconds:.2f} s ({seconds / floor:.2f}×)" if seconds >= 1 else f"{seconds * 1000:.0f} ms ({seconds / floor:.3f}×)"  # noqa: B023 (called in this pass of the loop only)
 
         median = {name: statistics.median(s for s, *_ in values) if values else float("nan") for name, values in result.items()}
-        build_peak = max((m for name in ("cold", "warm", "one change") for _, m, _ in result[name]), default=0)
+        build_peak = PEAKS.get(size, 0)
         report.append(
             f"| {size:,} | {median['floor']:.2f} s (1×) | {cell(median['cold'])} | {cell(median['warm'])} | {cell(median['one change'])} "
             f"| {cell(statistics.median(rebuild))} | {cell(statistics.median(shown)) if shown else 'not measured'} "
