@@ -260,6 +260,7 @@ def test_claims_saved_and_restored_are_the_same_claims_by_level_in_each_language
     import pickle
 
     from dossier.incremental.session import Session
+    from dossier.render.claims import Claim
 
     root = copy_project(tmp_path)  # the documentary: two languages, claims at every level
     (root / "content/people/alexander-badillo.es.md").unlink()  # his Spanish page shows his English body and claims
@@ -278,6 +279,8 @@ def test_claims_saved_and_restored_are_the_same_claims_by_level_in_each_language
     for lang, index in indexes.items():
         again = restored[lang]
         assert list(again.records) == list(index.records) and again.records == index.records, lang
+        assert all(type(claim) is Claim and claim.url == kept.url for key, (_, claims, _) in again.records.items()
+                   for claim, kept in zip(claims, index.records[key][1])), lang  # made again as claims, not bare tuples
         assert again.found == index.found and again.version == index.version and again.derived_from == index.derived_from, lang
     assert restored["en"].records[first][1][0].url == "elsewhere#claim-1" and restored["en"].found is None
     assert any(claim.lang == "en" for claims in restored["es"].found.values() for claim in claims)

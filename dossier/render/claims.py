@@ -278,7 +278,10 @@ def texts_and_levels(claims: list[Claim]) -> tuple[list[str], list[str], str]:
 def claims_again(record: Record, texts: list[str], levels: list[str], lang: str) -> list[Claim]:
     """Return a record's claims made again from their texts and levels (see texts_and_levels)."""
     url, label = record.page_url, record.label
-    return [Claim(text, url, n, label, level, lang) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
+    return [_tuple(Claim, (text, url, n, label, level, lang)) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
+
+
+_tuple = tuple.__new__  # makes a Claim without the named tuple's __new__, a Python call: a build after one edit makes 186,000 again at 10,000 records
 
 
 def records_texts_and_levels(site: Any, derived_from: Mapping[str, str | None], lang: str | None, records: list[Record]) -> list[tuple]:
