@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import shutil
@@ -334,6 +335,83 @@ def test_a_build_from_the_command_line_keeps_its_state_after_returning_and_the_n
     while list(root.glob(".site.old-*")) and time.perf_counter() - started < 10:
         time.sleep(0.05)
     assert not list(root.glob(".site.old-*")) and (root / "site/index.html").is_file()
+
+
+class NotesWhenKept:
+    """Stands in the session for a part that writes, when pickled, the time it was."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def __reduce__(self) -> tuple:
+        import time
+
+        self.path.write_text(str(time.monotonic()), encoding="utf-8")
+        return (NotesWhenKept, (self.path,))
+
+
+def test_the_process_that_keeps_the_state_begins_once_the_build_has_exited_or_after_a_while(make_site, monkeypatch):
+    """Pickling the state reads every object, which copies each memory page the keeping process
+    still shares with the build's: it waits for the build's process to exit (at most BUILD_EXIT_WAIT)."""
+    import fcntl
+    import time
+
+    from dossier.incremental import lastbuild
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(lastbuild, "BUILD_EXIT_WAIT", 0.5)
+    root = make_site()
+    build(root, root / "site")
+    for lingers in (0.2, 1.5):  # a build's process that exits soon after returning, and one that goes on
+        session, _ = lastbuild.open_session(root, root / "site")
+        session.output.kept_at = NotesWhenKept(root / "kept-at")  # type: ignore[attr-defined]
+        (root / "kept-at").unlink(missing_ok=True)
+        pid = os.fork()
+        if pid == 0:  # the build's process
+            try:
+                forked = time.monotonic()
+                lastbuild.close_session(session, root / "site", background=True)
+                time.sleep(lingers)
+                (root / "exited-at").write_text(f"{forked} {time.monotonic()}", encoding="utf-8")
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+        held = os.open(root / ".dossier-cache/state.lock", os.O_RDWR)
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX)  # the state kept
+        finally:
+            os.close(held)
+        forked, exited = map(float, (root / "exited-at").read_text(encoding="utf-8").split())
+        kept = float((root / "kept-at").read_text(encoding="utf-8"))
+        if lingers < lastbuild.BUILD_EXIT_WAIT:
+            assert kept >= exited, lingers  # not before the build's process was gone
+        else:
+            assert forked + lastbuild.BUILD_EXIT_WAIT <= kept < exited, lingers  # nor later than the wait
+
+
+def test_the_build_holds_the_session_a_forked_process_keeps_until_it_exits(make_site, monkeypatch):
+    """Freed when the build returns, the session's objects would be written to one by one while the
+    keeping process shares their memory, which would copy it: the build holds the last one."""
+    import fcntl
+    import weakref
+
+    from dossier.incremental import lastbuild
+
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(lastbuild, "BUILD_EXIT_WAIT", 0.0)
+    root = make_site()
+    build(root, root / "site")
+    held: list[weakref.ref] = []
+    for _ in range(2):
+        session, _ = lastbuild.open_session(root, root / "site")
+        held.append(weakref.ref(session))
+        assert lastbuild.close_session(session, root / "site", background=True)
+        del session
+        lock = os.open(root / ".dossier-cache/state.lock", os.O_RDWR)
+        fcntl.flock(lock, fcntl.LOCK_EX)  # kept
+        os.close(lock)
+    gc.collect()
+    assert held[0]() is None and held[1]() is not None  # the last one only
 
 
 def test_a_build_under_ci_keeps_its_state_before_returning(make_site, monkeypatch):
