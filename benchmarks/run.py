@@ -188,18 +188,18 @@ def builds(root: Path, runs: int) -> dict[str, list[tuple[float, int]]]:
         result["one change"].append(timed(build))
         kept.setdefault("one change", []).append(state_kept(root))
         print(f"  run {run + 1}: " + ", ".join(f"{name} {values[-1][0]:.2f} s" for name, values in result.items()), flush=True)
-    PEAKS[size_of(root)] = peaks(root, build, runs)
+    PEAKS[size_of(root)] = peaks(root, site, build, runs)
     return result
 
 
 PEAKS: dict[int, int] = {}  # the peak memory of a cold, a warm and a one-change build, by project size
 
 
-def peaks(root: Path, build: list[str], number: int) -> int:
-    """Build the project cold, warm and after one change, sampling each build's memory (number: the change's);
-    return the highest peak."""
+def peaks(root: Path, site: Path, build: list[str], number: int) -> int:
+    """Build the project cold into site, warm and after one change, sampling each build's memory
+    (number: the change's); return the highest peak."""
     shutil.rmtree(root / ".dossier-cache", ignore_errors=True)
-    shutil.rmtree(root / "site", ignore_errors=True)
+    shutil.rmtree(site, ignore_errors=True)
     found = [timed(build, sampled=True)[1]]
     state_kept(root)
     found.append(timed(build, sampled=True)[1])

@@ -61,14 +61,19 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     process fewer than workers, as each holds the site's memory): first the pages of the FIRST_ROUND,
     then, with workers forked after them, the rest."""
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
-        digests = {path: render_page(session, sink, path) for path in paths}
-        if session.output.body_cache is not None:
-            session.output.body_cache.flush()
-        return digests
+        return render_here(session, sink, paths)
     early = [path for path in paths if page_layer(path, LANGUAGES) in FIRST_ROUND]
     digests = render_forked(session, big_first(early), sink, workers, audit=False)  # their workers end before the next are forked
     render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
     digests.update(render_forked(session, big_first([path for path in paths if path not in digests]), sink, workers, audit=True))
+    return digests
+
+
+def render_here(session: Any, sink: Any, paths: list[str]) -> dict[str, bytes]:
+    """Render pages in this process alone, their bodies then written to the body cache; return their digests."""
+    digests = {path: render_page(session, sink, path) for path in paths}
+    if session.output.body_cache is not None:
+        session.output.body_cache.flush()
     return digests
 
 
@@ -78,10 +83,7 @@ def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit
     editorial warnings while the workers render (else the build does, after)."""
     global _JOB
     if len(paths) < PARALLEL_FROM:
-        digests = {path: render_page(session, sink, path) for path in paths}
-        if session.output.body_cache is not None:
-            session.output.body_cache.flush()
-        return digests
+        return render_here(session, sink, paths)
     noted, session.words.changes = session.words.changes, Counter()  # kept aside: render_claimed returns this process's changes
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
