@@ -143,3 +143,20 @@ def copy_project(destination: Path) -> Path:
         if (PROJECT / name).is_dir():
             shutil.copytree(PROJECT / name, destination / name)
     return destination
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Return every file of a folder by relative path."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def edit(root: Path, path: str, old: str, new: str, *, later: bool = False) -> None:
+    """Replace the first occurrence of old in a project file, which must hold it; later: its time
+    set 3 s on, as if saved later (a build's scan must then read it whatever its size)."""
+    file = root / path
+    text = file.read_text(encoding="utf-8")
+    assert old in text
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+    if later:
+        stat = file.stat()
+        os.utime(file, ns=(stat.st_atime_ns, stat.st_mtime_ns + 3_000_000_000))

@@ -8,23 +8,11 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import PROJECT, copy_project
+from conftest import PROJECT, copy_project, edit, tree
 
-from dossier.incremental import cache, inputs
+from dossier.incremental import cache, inputs, lastbuild
 from dossier.text import markup
 from dossier.pipeline import build
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    """Return every file of a folder by relative path."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def edit(root: Path, path: str, old: str, new: str) -> None:
-    file = root / path
-    text = file.read_text(encoding="utf-8")
-    assert old in text
-    file.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_warm_builds_equal_cold_builds_byte_for_byte(tmp_path, package_theme):
@@ -328,7 +316,7 @@ def test_a_build_from_the_command_line_keeps_its_state_after_returning_and_the_n
     report = build(root, root / "site")  # waits for the keeping process, then finds the state it kept
     assert time.perf_counter() - started >= 1.0
     assert report.rendered == 0 and report.phases == {}  # nothing to do: the summary says so
-    kept = cache.load(next((root / ".dossier-cache").glob("session-*.pickle")))
+    kept = lastbuild.restore(next((root / ".dossier-cache").glob("session-*.pickle")))
     summary = cache.load(next((root / ".dossier-cache").glob("summary-*.pickle")))
     assert isinstance(kept.output.slow, SlowToKeep) and kept.output.published == summary.published  # type: ignore[attr-defined]
     assert set(summary.published[1]) == set(session.output.written)
@@ -428,7 +416,7 @@ def test_a_build_under_ci_keeps_its_state_before_returning(make_site, monkeypatc
     started = time.perf_counter()
     assert not close_session(session, root / "site", background=True)
     assert time.perf_counter() - started >= 1.0
-    assert isinstance(cache.load(next((root / ".dossier-cache").glob("session-*.pickle"))).output.slow, SlowToKeep)
+    assert isinstance(lastbuild.restore(next((root / ".dossier-cache").glob("session-*.pickle"))).output.slow, SlowToKeep)
 
 
 def test_the_program_keeps_its_state_for_the_next_build(make_site):

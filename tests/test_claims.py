@@ -8,7 +8,7 @@ import gc
 import re
 
 
-from dossier.render import claims
+from dossier.render import claim_index, claims
 from dossier.render.claims import independent, mark_claims, rests_on, support_level
 from dossier.text.sentences import ClaimCitation, Sentence, sentences, sentences_of
 from dossier.pipeline import build
@@ -217,7 +217,7 @@ def test_a_large_site_s_claims_are_worked_out_in_two_processes_as_one_works_them
     monkeypatch.setattr(forked, "take_report", lambda report: sent.append(report) or take_report(report))
     for lang in renderer.languages:
         view, index_lang = renderer.site_in(lang), None if lang == renderer.languages[0] else lang
-        alone, both = claims.ClaimIndex(index_lang), claims.ClaimIndex(index_lang)
+        alone, both = claim_index.ClaimIndex(index_lang), claim_index.ClaimIndex(index_lang)
         alone.claims(view, None, processes=2)  # too few records to share
         monkeypatch.setattr(forked, "SPLIT_FROM", 2)
         both.claims(view, None, processes=2)

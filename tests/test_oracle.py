@@ -12,7 +12,7 @@ import yaml
 from test_model import UNIT_FILES
 from test_session import EXTRA, Mirror
 
-from conftest import BASE_FILES
+from conftest import BASE_FILES, tree
 from dossier.model.record_types import FieldSpec
 from dossier.pipeline import build, load
 from dossier.model.problems import ContentError
@@ -128,11 +128,6 @@ class Oracle(Mirror):
             assert [path for path in sorted({*warm, *cold}) if warm.get(path) != cold.get(path)] == [], label
         else:
             assert warm == cold, label
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    """Return every file a build published, by relative path."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 # A project theme that shows little: what a page does not show, it must not depend on, and what it

@@ -17,6 +17,7 @@ from .link import Key, Linker, Site, events_naming, sort_ids
 from ..text.markup import scan
 from ..text.passages import passage_id
 from ..model.problems import Problem
+from ..model.rows import copied
 from ..model.schema import Record
 
 WHOLE_KINDS = ("sources", "site")  # an edit of a source (its seed, its derivation) or of the settings relinks everything
@@ -38,9 +39,9 @@ def can_relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Ke
 def relink(site: Site, records: dict[str, dict[str, Record]], failed: set[Key], keys: set[Key]) -> tuple[Site, dict[str, list[Problem]]]:
     """Return a new site with these records relinked, and the linking problems of each one's file."""
     new = dataclasses.replace(
-        site, records=records, citations=dict(site.citations), links=dict(site.links), mentioned_by=dict(site.mentioned_by),
+        site, records=records, citations=copied(site.citations), links=dict(site.links), mentioned_by=dict(site.mentioned_by),
         events_of=dict(site.events_of), referrers=dict(site.referrers), cited_by=dict(site.cited_by),
-        passages=dict(site.passages), timeline=list(site.timeline),
+        passages=copied(site.passages), timeline=list(site.timeline),
     )
     touched: set[tuple[str, str]] = set()
     problems: dict[str, list[Problem]] = {}

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import MutableMapping
 
 from ..model.record_types import BUILT_IN, Model
+from ..model.rows import Rows
 from ..model.schema import Citation, Record, SiteConfig, Source
 from ..text.passages import SeedText
 
@@ -49,13 +51,13 @@ class Site:
     config: SiteConfig
     records: dict[str, dict[str, Record]]
     seeds: dict[str, SeedText]
-    citations: dict[Key, list[Citation]] = field(default_factory=dict)
+    citations: MutableMapping[Key, list[Citation]] = field(default_factory=dict)  # Rows when restored (model/rows.py)
     links: dict[Key, list[Key]] = field(default_factory=dict)
     mentioned_by: dict[Key, list[Key]] = field(default_factory=dict)
     events_of: dict[Key, list[str]] = field(default_factory=dict)  # events naming a record, in timeline order
     referrers: dict[Key, Referrers] = field(default_factory=dict)  # who names a record, through which field
     cited_by: dict[str, list[Key]] = field(default_factory=dict)
-    passages: dict[str, dict[str, Passage]] = field(default_factory=dict)
+    passages: MutableMapping[str, dict[str, Passage]] = field(default_factory=dict)  # Rows when restored
     derivatives: dict[str, list[str]] = field(default_factory=dict)
     timeline: list[str] = field(default_factory=list)
     model: Model = field(default_factory=lambda: dict(BUILT_IN))
@@ -65,6 +67,8 @@ class Site:
         """Pickle the passages a column at a time, each source's ids, quotes, offsets and citing
         records in lists: the 230,000 passages of 10,000 records pickled one object at a time took
         0.8 s of the 2.2 s that saving a build's session takes."""
+        if isinstance(self.passages, Rows):  # kept a row a source (incremental/store.py)
+            return dict(self.__dict__)
         columns = {source: (list(found), [p.id for p in found.values()], [p.quote for p in found.values()], [p.start for p in found.values()],
                             [p.end for p in found.values()], [p.cited_by for p in found.values()]) for source, found in self.passages.items()}
         return {**self.__dict__, "passages": columns}
@@ -72,7 +76,9 @@ class Site:
     def __setstate__(self, state: dict) -> None:
         """Make the passages again from their columns (see __getstate__), each column mapped at once
         (a fifth quicker than a comprehension: 233,000 passages at 10,000 records)."""
-        passages = {source: dict(zip(keys, map(Passage, *fields))) for source, (keys, *fields) in state["passages"].items()}
+        passages = state["passages"]
+        if not isinstance(passages, Rows):
+            passages = {source: dict(zip(keys, map(Passage, *fields))) for source, (keys, *fields) in passages.items()}
         self.__dict__.update(state, passages=passages)
 
     def get(self, key: Key) -> Record:

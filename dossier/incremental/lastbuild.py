@@ -3,16 +3,16 @@ and the session itself, so that the next build reads, relinks and renders only w
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
+import sqlite3
 import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 from pathlib import Path
 
-from . import cache
+from . import cache, store
 from .cache import BodyCache
 from .inputs import InputScan, Stat, scan_inputs
 from ..model.problems import Problem
@@ -103,8 +103,11 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
 
     from ..render.environment import COMPILED
 
-    with layer("restore state"), cache.state_locked(root) if use_cache else contextlib.nullcontext():
-        session = cache.load(cache.state_file(root, (portable, base_url, drafts)), freeze=True) if use_cache else None
+    session = None
+    if use_cache:
+        state = cache.state_file(root, (portable, base_url, drafts))
+        with layer("restore state"), cache.state_locked(root):
+            session = restore(state)
     previous: Path | None = None
     if isinstance(session, Session) and session.site is not None:
         session.inputs.root = root
@@ -122,6 +125,12 @@ def open_session(root: Path, out: Path, *, portable: bool = False, base_url: str
         gc.freeze()  # it lives to the build's end: the collector need not walk its millions of objects again (as restored: cache.load)
     session.output.body_cache = BodyCache(root / cache.FOLDER / "bodies.sqlite") if use_cache else None
     return session, previous
+
+
+def restore(state: Path) -> Session | None:
+    """Return the session kept in a state file, with its rows (see store.py), or None."""
+    with store.restoring(state):
+        return cache.load(state, freeze=True)
 
 
 def close_session(session: Session, out: Path, use_cache: bool = True, background: bool = False, aside: Path | None = None) -> bool:
@@ -193,15 +202,25 @@ def note_published(session: Session, out: Path) -> None:
     session.output.folders = folder_times(out, listed_files(out))  # its marker's list holds the search bundle too
 
 
-def keep_session(session: Session) -> None:
+def keep_session(session: Session) -> bool:
     """Save the session, with the templates this process compiled (render/environment.py
-    CompiledTemplates), and then a summary of it, for the next build."""
+    CompiledTemplates), and then a summary of it, for the next build; return whether they were kept
+    (not where another build has kept its state since this session was restored: see store.keep)."""
     from ..render.environment import COMPILED
 
     session.output.templates = COMPILED.compiled
     options = (session.output.portable, session.linked.base_url, session.linked.draft_mode)
     cache.save(cache.state_file(session.root, options, "summary"), None)  # never a summary without its session
-    cache.save(cache.state_file(session.root, options), session)
+    state = cache.state_file(session.root, options)
+    if session.output.rendered is not None and session.output.rendered is not session.site:
+        store.read_whole(session.output.rendered)  # the site before an edit that failed: pickled whole
+    try:
+        kept = store.keep(state, session.site, lambda: cache.save(state, session))
+    except (OSError, sqlite3.Error):
+        kept = False
+    if not kept:  # another build kept its state since this one was restored: that state stays
+        return False
     assert session.output.published is not None
     cache.save(cache.state_file(session.root, options, "summary"), Summary(session.inputs.digests, session.output.published, session.problems,
                                                                             session.inputs.scan.stats, session.inputs.scan.started, session.output.folders))
+    return True

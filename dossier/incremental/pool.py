@@ -15,6 +15,7 @@ from ..model.i18n import LANGUAGES
 from ..forked import send_from_worker, worker_result
 from ..render.timeline import render_entries_once
 from ..timings import layer, page_layer, take_report
+from . import store
 
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
@@ -87,6 +88,7 @@ def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit
     noted, session.words.changes = session.words.changes, Counter()  # kept aside: render_claimed returns this process's changes
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
+    store.read_whole(session.site)  # read once, here, where the workers share it
     context = multiprocessing.get_context("fork")
     _JOB = (session, sink, [paths[start: start + CHUNK] for start in range(0, len(paths), CHUNK)], context.Value("l", 0))
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them

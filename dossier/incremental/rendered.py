@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 from ..check.link import Key, Site
 from ..publish.folders import FolderTimes
 from ..publish.sinks import FolderSink, MemorySink
-from ..render.claims import ClaimIndex
+from ..render.claim_index import ClaimIndex
 from ..render.pages import Renderer
 from ..search.words import PageWords
 from . import graph

@@ -12,10 +12,9 @@ from __future__ import annotations
 import functools
 import re
 from sys import intern
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from ..check.link import record_line
-from .. import forked
 from ..text.markup import CLAIM, SUPPORT
 from ..text.sentences import LEADING, Sentence, plain, sentences_of
 from .reads import link_target
@@ -147,113 +146,6 @@ def level_order(level: str) -> tuple[int, int]:
     return (1, 0) if level == DERIVATIVE else (0, -int(level))
 
 
-class ClaimIndex:
-    """The claims of a site by support level, kept between versions of the site: a record's claims
-    are worked out again only when the record changed (every record's, when what a source derives
-    from did, or a record's name, which other records' claims may show). `version` counts the
-    changes to what claims() returns, so that an edit that changes no claim costs no more."""
-
-    def __init__(self, lang: str | None = None) -> None:
-        self.lang = lang  # the language whose view of the site it is given, when not the site's first
-        self.derived_from: dict[str, str | None] = {}
-        self.records: dict[tuple[str, str], tuple[Record, list[Claim], tuple]] = {}  # its claims, and the names of the records it links to
-        self.found: dict[str, list[Claim]] | None = None
-        self.version = 0
-
-    def __getstate__(self) -> dict:
-        """Pickle each record's claims as their texts and levels, which with the record make them
-        again (its page's address and name: see record_claims), and the claims by level as True when
-        they are the records' claims gathered in turn (as they are but for a bug). At 10,000 records
-        the 186,000 claims pickled one tuple at a time took 0.7 s of the 2 s that saving a build's
-        session takes."""
-        records: dict[tuple[str, str], tuple] = {}
-        for key, (record, claims, names) in self.records.items():
-            url, label = record.page_url, record.label
-            lang = claims[0].lang if claims else ""
-            made = all(c.page_url == url and c.number == n and c.page == label and c.lang == lang for n, c in enumerate(claims, start=1))
-            records[key] = (record, names, *texts_and_levels(claims)) if made else (record, names, claims)
-        found = self.found
-        return {**self.__dict__, "records": records, "found": True if found is not None and found == gathered(self.records.values()) else found}
-
-    def __setstate__(self, state: dict) -> None:
-        """Make the claims again from their texts and levels (see __getstate__), and gather them by level."""
-        records = {}
-        for key, (record, names, *kept) in state["records"].items():
-            if len(kept) == 1:
-                claims = kept[0]
-            else:
-                claims = claims_again(record, *kept)
-            records[key] = (record, claims, names)
-        found = state["found"]
-        self.__dict__.update(state, records=records, found=gathered(records.values()) if found is True else found)
-
-    def claims(self, site: Any, edited: set[tuple[str, str]] | None = None, processes: int = 1) -> dict[str, list[Claim]]:
-        """Return every claim of a linked site by support level, most sources first, each level in the
-        records' order. edited: the only records that can have changed since the last call, if known
-        (an edit in the preview: then the other 10,000 are not looked at)."""
-        derived_from = {sid: getattr(source, "derived_from", None) for sid, source in site.records["sources"].items()}
-        if derived_from != self.derived_from:
-            self.derived_from, self.records, self.found = derived_from, {}, None
-        count = sum(len(site.records.get(kind, {})) for kind in site.model)
-        known = self.found is not None and count == len(self.records)
-        candidates = [site.get(key) for key in edited if key[1] in site.records.get(key[0], {})] if known and edited is not None else site.all_records()
-        changed = [r for r in candidates if (cached := self.records.get((r.collection, r.id))) is None or cached[0] is not r]
-        if known and not changed:
-            return self.found  # type: ignore[return-value]
-        renamed = any(key in self.records and self.records[key][0].label != r.label for r in changed for key in [(r.collection, r.id)])
-        if not known or renamed or any((r.collection, r.id) not in self.records for r in changed):
-            return self.recount(site, site.all_records(), processes)
-        moved = False
-        for record in changed:
-            key = (record.collection, record.id)
-            claims = record_claims(site, record, derived_from, self.lang)
-            moved = moved or claims != self.records[key][1]
-            self.records[key] = (record, claims, self.names(site, key))
-        return self.gather(site.all_records()) if moved else self.found  # type: ignore[return-value]
-
-    def recount(self, site: Any, records: list[Record], processes: int = 1) -> dict[str, list[Claim]]:
-        """Work out again the claims of every record whose claims, or the names they show, may differ
-        (with processes 2 or more, those of many records in two processes: forked.in_two_processes)."""
-        kept: dict[tuple[str, str], Any] = {}  # in the records' order: those to work out again are filled in below
-        todo = []
-        for record in records:
-            key = (record.collection, record.id)
-            cached = self.records.get(key)
-            names = self.names(site, key)
-            if cached is None or cached[0] is not record or cached[2] != names:
-                todo.append((record, names))
-            kept[key] = cached
-        if processes < 2 or len(todo) < forked.SPLIT_FROM:
-            kept.update({(record.collection, record.id): (record, record_claims(site, record, self.derived_from, self.lang), names) for record, names in todo})
-        else:
-            work = functools.partial(records_texts_and_levels, site, self.derived_from, self.lang)
-            for (record, names), made in zip(todo, forked.in_two_processes(work, [record for record, _ in todo], "plan", processes)):
-                kept[(record.collection, record.id)] = (record, claims_again(record, *made), names)
-        self.records = kept
-        return self.gather(records)
-
-    def gather(self, records: list[Record]) -> dict[str, list[Claim]]:
-        """Put every record's claims together by support level; count a new version if they differ."""
-        found = gathered(self.records[(record.collection, record.id)] for record in records)
-        if found != self.found:
-            self.found, self.version = found, self.version + 1
-        return self.found
-
-    @staticmethod
-    def names(site: Any, key: tuple[str, str]) -> tuple:
-        """Return the names of the records a record links to: its claims show them."""
-        return tuple(site.get(linked).label for linked in site.links.get(key, ()))
-
-
-def gathered(entries: Iterable[tuple[Record, list[Claim], tuple]]) -> dict[str, list[Claim]]:
-    """Return the claims of records (ClaimIndex.records' entries) by support level, most sources first, each level in the records' order."""
-    found: dict[str, list[Claim]] = {}
-    for _, claims, _ in entries:
-        for claim in claims:
-            found.setdefault(claim.level, []).append(claim)
-    return {level: found[level] for level in sorted(found, key=level_order)}
-
-
 def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | None], lang: str | None = None) -> list[Claim]:
     """Return the claims of one record's body, each with its support level and its links named (in
     the view of a language other than the site's first, lang: the claims of the body its page shows)."""
@@ -266,27 +158,6 @@ def record_claims(site: Any, record: Record, derived_from: Mapping[str, str | No
             text = LINKED.sub(lambda m: link_target(site, m[1]).label, text)
         found.append(Claim(text, url, number, label, support_level(sources, derived_from), written_in))
     return found
-
-
-def texts_and_levels(claims: list[Claim]) -> tuple[list[str], list[str], str]:
-    """Return one record's claims (as record_claims makes them) as their texts, their levels and the
-    language they are written in: the rest is the record's (claims_again). So a saved session keeps
-    them, and a forked process sends them back."""
-    return [c.text for c in claims], [intern(c.level) for c in claims], claims[0].lang if claims else ""
-
-
-def claims_again(record: Record, texts: list[str], levels: list[str], lang: str) -> list[Claim]:
-    """Return a record's claims made again from their texts and levels (see texts_and_levels)."""
-    url, label = record.page_url, record.label
-    return [_tuple(Claim, (text, url, n, label, level, lang)) for n, (text, level) in enumerate(zip(texts, levels), start=1)]
-
-
-_tuple = tuple.__new__  # makes a Claim without the named tuple's __new__, a Python call: a build after one edit makes 186,000 again at 10,000 records
-
-
-def records_texts_and_levels(site: Any, derived_from: Mapping[str, str | None], lang: str | None, records: list[Record]) -> list[tuple]:
-    """Return the claims of records as texts_and_levels gives them: a forked process's share of recount."""
-    return [texts_and_levels(record_claims(site, record, derived_from, lang)) for record in records]
 
 
 def untranslated_in(site: Any, record: Record, lang: str) -> str:
@@ -322,3 +193,14 @@ def page_urls(level: str, count: int) -> list[str]:
     """Return the addresses of a level's pages, PER_PAGE claims each: claims/2-sources/, claims/2-sources/2/, ..."""
     pages = max(1, -(-count // PER_PAGE))
     return [f"claims/{level_slug(level)}/" + (f"{n}/" if n > 1 else "") for n in range(1, pages + 1)]
+
+
+def claims_page(found: dict[str, list[Claim]], lang: str, level: str | None, number: int) -> dict[str, Any]:
+    """Return what a claims page shows of the claims by level: every level with its count and pages
+    (the index), or one page of a level's claims with links to the levels and to its other pages."""
+    levels = [{"title": level_title(lv, lang), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
+    if level is None:
+        return {"levels": levels}
+    claims = found.get(level, [])
+    first, shown = page_of(claims, number)
+    return {"levels": levels, "title": level_title(level, lang), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}

@@ -21,7 +21,8 @@ from .environment import link_items, template_environment
 from .fallback import fallback_index
 from .images import image_files
 from ..check.link import Key, Site, front_matter_citations
-from .claims import DERIVATIVE, Claim, ClaimIndex, derivative_note, level_title, mark_claims, page_of, page_urls
+from .claim_index import ClaimIndex
+from .claims import DERIVATIVE, Claim, claims_page, derivative_note, mark_claims, page_of, page_urls
 from ..text.markup import BodyRenderer, escape_text
 from .reads import RecordReads, SiteReads, body_tokens, reads_hold, token, unwrap
 from .views import related
@@ -120,26 +121,25 @@ class Renderer:
         """Return the site's claims in a language by support level (each language's pages number the
         claims of the bodies they show), worked out once for every claims page."""
         if lang not in self.found_claims:
-            index = self.claim_indexes.setdefault(lang, ClaimIndex(None if lang == self.languages[0] else lang))
-            self.found_claims[lang] = index.claims(self.site_in(lang), self.claims_edited, self.processes)
+            self.claim_counts(lang)
+            self.found_claims[lang] = self.claim_indexes[lang].found  # type: ignore[assignment]
         return self.found_claims[lang]
+
+    def claim_counts(self, lang: str) -> dict[str, int]:
+        """Return how many claims each level has in a language, without gathering them (see ClaimIndex.counts)."""
+        index = self.claim_indexes.setdefault(lang, ClaimIndex(None if lang == self.languages[0] else lang))
+        return index.counts(self.site_in(lang), self.claims_edited, self.processes)
 
     def claims_page(self, page: PageContext, level: str | None, number: int) -> dict[str, Any]:
         """Return what a claims page shows: every level with its count and pages (the index), or one
         page of a level's claims with links to the levels and to its other pages. A claims page notes
         no reads: the preview renders it again when what it shows changes (claims_shown)."""
-        found = self.claims(page.lang)
-        levels = [{"title": level_title(lv, page.lang), "count": len(claims), "urls": page_urls(lv, len(claims))} for lv, claims in found.items()]
-        if level is None:
-            return {"levels": levels}
-        claims = found.get(level, [])
-        first, shown = page_of(claims, number)
-        return {"levels": levels, "title": level_title(level, page.lang), "number": number, "urls": page_urls(level, len(claims)), "first": first, "claims": shown}
+        return claims_page(self.claims(page.lang), page.lang, level, number)
 
     def claims_version(self) -> tuple[int, ...]:
         """Return the version of the site's claims in each language (ClaimIndex.version), working them out if need be."""
         for lang in self.languages:
-            self.claims(lang)
+            self.claim_counts(lang)
         return tuple(self.claim_indexes[lang].version for lang in self.languages)
 
     def claims_shown(self) -> dict[str, tuple]:
@@ -309,8 +309,8 @@ class Renderer:
                     if filters:
                         add("timeline_filters.html", f"timeline/{name}/", lang=lang, body="", facet=name)
             add("claims.html", "claims/", lang=lang, body="", level=None, number=1)
-            for level, claims in self.claims(lang).items():
-                for number, url in enumerate(page_urls(level, len(claims)), start=1):
+            for level, count in self.claim_counts(lang).items():
+                for number, url in enumerate(page_urls(level, count), start=1):
                     add("claims.html", url, lang=lang, body="", level=level, number=number)
             add("search.html", "search/", lang=lang, body="")
             # A host serves one page for every missing address (some the nearest one above it): each

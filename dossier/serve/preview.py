@@ -17,6 +17,7 @@ from typing import Callable
 
 from tornado.ioloop import IOLoop
 
+from ..incremental import store
 from ..incremental.lastbuild import open_session
 from ..check import names
 from ..model import i18n
@@ -64,6 +65,7 @@ class Preview:
         started = time.perf_counter()
         site = self.root / "site"
         self.session, previous = open_session(self.root, site, processes=os.cpu_count() or 1)
+        store.read_whole(self.session.site)  # a preview lives on: it holds no transaction open on the kept state
         self.session.linked.defer_audit = True
         if self.session.show_drafts("preview"):  # site/ leaves the drafts out: render every page, and index them
             previous = None
