@@ -237,6 +237,7 @@ def test_a_marker_standing_in_for_the_words_a_sentence_needs_is_flagged(make_sit
 
 def test_a_cold_build_audits_while_its_workers_render_and_a_strict_one_before_it_renders(make_site, monkeypatch):
     import multiprocessing
+    import os
 
     import pytest
 
@@ -248,9 +249,15 @@ def test_a_cold_build_audits_while_its_workers_render_and_a_strict_one_before_it
     people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(pool.PARALLEL_FROM)}
     root = make_site({**people, "content/people/person-000.md": "---\nname: Person 0\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"] Not cited.\n"})
     done: list[str] = []  # in this process: the audit, and its share of the pages
-    audit, render_claimed = Auditor.audit, pool.render_claimed
+    audit, render_chunks, parent = Auditor.audit, pool.render_chunks, os.getpid()
     monkeypatch.setattr(Auditor, "audit", lambda self, site: done.append("audit" + " while a worker renders" * bool(multiprocessing.active_children())) or audit(self, site))
-    monkeypatch.setattr(pool, "render_claimed", lambda: done.append("render") or render_claimed())
+
+    def rendering(*args):  # this process's share, a chunk at a time
+        if os.getpid() == parent and "render" not in done:
+            done.append("render")
+        return render_chunks(*args)
+
+    monkeypatch.setattr(pool, "render_chunks", rendering)
     with pytest.raises(ContentError):
         build(root, root / "strict", strict=True, workers=2)
     assert done == ["audit"] and not (root / "strict").exists()  # before anything is rendered

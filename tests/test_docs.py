@@ -189,6 +189,7 @@ NOT_OF_THE_DOCUMENTARY = {
     "630 pages": "a part of the benchmark's search index",
     "2,500 pages": "a part of the benchmark's search index",
     "1,000 pages": "PART_PAGES, the most a part of a site's search index holds",
+    "1,200 pages": "WORKER_PAGES, what a rendering worker renders before another is forked in its place",
     "1 sentence": "an example of the review sheet's words",
     "2 pages": "an example of the preview's rebuild line",
     "1 draft": "an example of the check's words",

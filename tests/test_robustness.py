@@ -170,10 +170,10 @@ def rendering_worker_that(monkeypatch, fate) -> None:
 
     parent, real = os.getpid(), session.render_claimed
 
-    def render_claimed():
+    def render_claimed(*args):
         if os.getpid() != parent:
             fate()
-        return real()
+        return real(*args)
 
     monkeypatch.setattr(session, "render_claimed", render_claimed)
 
@@ -212,15 +212,15 @@ def test_a_rendering_worker_whose_build_was_killed_ends_and_lets_the_next_build_
     build_pid = os.fork()
     if build_pid == 0:  # the build, in a process of its own
         try:
-            me, real = os.getpid(), pool.render_claimed
+            me, real = os.getpid(), pool.render_chunks
 
-            def render_claimed():
+            def render_chunks(*args):
                 if os.getpid() == me:
                     os.kill(me, signal.SIGKILL)  # once its worker renders
                 worker.write_text(str(os.getpid()), encoding="utf-8")
-                return real()
+                return real(*args)
 
-            pool.render_claimed = render_claimed
+            pool.render_chunks = render_chunks
             main(["build", "--source", str(root), "--jobs", "2"])
         finally:
             os._exit(1)

@@ -334,12 +334,22 @@ def test_the_reference_list_escapes_each_value_as_markupsafe_does():
         assert escaped(value) == str(escape(value)) and type(escaped(value)) is str, value
 
 
+def rendered_fresh(root, folder, workers: int) -> tuple:
+    """Load a project afresh and render it all into folder by that many processes; return the words search counts and every file made."""
+    from dossier.incremental.session import Session
+
+    session = Session(root)
+    session.load()
+    folder.mkdir()
+    session.render_into(folder, None, workers)
+    return session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
 def test_the_claims_and_source_pages_render_in_a_round_of_their_own_and_their_words_are_counted_once(make_site, monkeypatch, tmp_path):
     import os
     import time
 
     from dossier.incremental import pool
-    from dossier.incremental.session import Session
     from dossier.timings import page_layer
 
     people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(pool.PARALLEL_FROM)}
@@ -364,12 +374,7 @@ def test_the_claims_and_source_pages_render_in_a_round_of_their_own_and_their_wo
     for workers, first in ((2, pool.FIRST_ROUND), (2, ("pages: people",)), (1, ())):  # people pages, unlike claims pages, have words search counts
         monkeypatch.setattr(pool, "FIRST_ROUND", first)
         log.write_text("")
-        session = Session(root)
-        session.load()
-        folder = root / f"site-{len(made)}"
-        folder.mkdir()
-        session.render_into(folder, None, workers)
-        made.append((session.words.counts, {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}))
+        made.append(rendered_fresh(root, root / f"site-{len(made)}", workers))
         if len(made) == 1:
             rows = [line.split(" ", 3) for line in log.read_text().splitlines()]
             early = [(int(pid), float(ended)) for pid, _, ended, path in rows if page_layer(path, ("en",)) in ("pages: claims", "pages: sources")]
@@ -380,3 +385,35 @@ def test_the_claims_and_source_pages_render_in_a_round_of_their_own_and_their_wo
             assert workers_early and os.getpid() in {pid for pid, _ in early}  # by two processes at once
             assert not workers_early & {pid for pid, _ in later} and {pid for pid, _ in later} - {os.getpid()}  # the other pages by a worker forked after them
     assert made[0] == made[1] == made[2] and made[2][0]["drove"] > len(people)  # the words of every page once (and a few more pages)
+
+
+def test_each_rendering_worker_ends_after_its_share_of_pages_and_another_takes_its_place(make_site, monkeypatch, tmp_path):
+    import os
+    from collections import Counter
+
+    from dossier.incremental import pool
+
+    people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(40)}
+    root = make_site(people)
+    monkeypatch.setattr(pool, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(pool, "CHUNK", 1)
+    monkeypatch.setattr(pool, "WORKER_PAGES", 3)  # a worker's copies of the site's memory end with it
+    log = tmp_path / "rendered.log"
+    render_page = pool.render_page
+
+    def logged(session, sink, path):
+        with log.open("a") as out:
+            out.write(f"{os.getpid()} {path}\n")
+        return render_page(session, sink, path)
+
+    monkeypatch.setattr(pool, "render_page", logged)
+    made = []
+    for workers in (2, 1):
+        log.write_text("")
+        made.append(rendered_fresh(root, root / f"site-{workers}", workers))
+        by_process = Counter(int(line.split(" ", 1)[0]) for line in log.read_text().splitlines())
+        if workers == 2:
+            forked = {pid: count for pid, count in by_process.items() if pid != os.getpid()}
+            assert len(forked) >= 3 and max(forked.values()) <= 3  # worker after worker, each ending after its share
+            assert by_process[os.getpid()] > 0
+    assert made[0] == made[1] and made[1][0]["drove"] >= len(people)  # the same pages, each word counted once

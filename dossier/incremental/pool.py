@@ -20,6 +20,10 @@ from . import store
 _JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
+# Pages a forked worker renders before it ends and another is forked in its place: a memory page of
+# the site that either process writes to (reading an object writes its reference count) is copied,
+# and the copies add up over a worker's life (at 10,000 records, 200 MB over 9,500 pages).
+WORKER_PAGES = 1200
 # Rendered in a round of their own, whose worker ends before the workers of the other pages are forked:
 # what only these pages read is then read by no process after that fork, so stays shared rather than
 # copied into each (reading an object writes its reference count, and a memory page written after the
@@ -29,25 +33,33 @@ FIRST_ROUND = ("pages: claims", "pages: sources")
 BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
 
-def render_claimed() -> tuple[dict[str, bytes], set[str], Counter[str], dict[str, tuple]]:
-    """Render chunks of the pages being built until none is left, taking the next one not taken by
-    another process; return the pages' digests, which of them search indexes, how they change
-    the count of each word, and what each read."""
+def render_claimed(most: int | None = None) -> tuple[dict[str, bytes], set[str], Counter[str], dict[str, tuple]]:
+    """Render chunks of the pages being built until none is left (or most pages are rendered),
+    taking the next one not taken by another process; return the pages' digests, which of them
+    search indexes, how they change the count of each word, and what each read."""
     assert _JOB is not None
     session, sink, chunks, claimed = _JOB
-    digests: dict[str, bytes] = {}
-    while True:
-        with claimed.get_lock():
-            number = claimed.value
-            claimed.value += 1
-        if number >= len(chunks):
-            break
-        for path in chunks[number]:
-            digests[path] = render_page(session, sink, path)
+    digests = render_chunks(most)
     if session.output.body_cache is not None:
         session.output.body_cache.flush()
     changes, session.words.changes = session.words.changes, Counter()
     return digests, {path for path in digests if path in session.words.searchable}, changes, {path: session.output.reads[path] for path in digests if path in session.output.reads}  # as tuples: each process numbers tokens its own way
+
+
+def render_chunks(most: int | None = None) -> dict[str, bytes]:
+    """Render the next chunks not taken by another process until none is left (or most pages are rendered); return their digests."""
+    assert _JOB is not None
+    session, sink, chunks, claimed = _JOB
+    digests: dict[str, bytes] = {}
+    while most is None or len(digests) < most:
+        with claimed.get_lock():
+            number = claimed.value
+            if number >= len(chunks):
+                break
+            claimed.value += 1
+        for path in chunks[number]:
+            digests[path] = render_page(session, sink, path)
+    return digests
 
 
 def render_page(session: Any, sink: Any, path: str) -> bytes:
@@ -85,42 +97,64 @@ def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit
     global _JOB
     if len(paths) < PARALLEL_FROM:
         return render_here(session, sink, paths)
-    noted, session.words.changes = session.words.changes, Counter()  # kept aside: render_claimed returns this process's changes
     if session.output.body_cache is not None:
         session.output.body_cache.close()  # each worker opens its own connection
     store.read_whole(session.site)  # read once, here, where the workers share it
     context = multiprocessing.get_context("fork")
-    _JOB = (session, sink, [paths[start: start + CHUNK] for start in range(0, len(paths), CHUNK)], context.Value("l", 0))
-    gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
-    started: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    chunks = [paths[start: start + CHUNK] for start in range(0, len(paths), CHUNK)]
+    _JOB = (session, sink, chunks, context.Value("l", 0))
+    running: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     try:
         for _ in range(workers - 1):
-            reader, writer = context.Pipe(duplex=False)
-            readers = [reader, *(earlier for _, earlier in started)]  # each the parent's alone to read
-            process: multiprocessing.process.BaseProcess = context.Process(target=render_in_worker, args=(writer, readers), daemon=True)
-            process.start()
-            writer.close()
-            started.append((process, reader))
+            running.append(fork_worker(context, running))
         if audit:
             session.audit()  # a fresh build's editorial warnings, deferred to be worked out here while the workers render
-        digests, _, session.words.changes, _ = render_claimed()  # this process's share, noted as it went
-        session.words.changes.update(noted)
-        for process, reader in started:
-            (part, searchable, words, reads), cpu = worker_result(process, reader)
-            take_report(cpu)
-            digests.update(part)
-            session.output.reads.update(reads)
-            session.words.changes.update(words)
-            session.words.searchable.difference_update(part)
-            session.words.searchable.update(searchable)
+        digests: dict[str, bytes] = {}
+        while rendered := render_chunks(CHUNK):  # a chunk at a time, seeing after each to the workers that are done
+            digests.update(rendered)
+            for done in [worker for worker in running if worker[1].poll()]:
+                take_result(session, digests, *done)
+                running.remove(done)
+                if _JOB[3].value < len(chunks):  # another takes its place, sharing what this process holds now
+                    running.append(fork_worker(context, running))
+        while running:
+            take_result(session, digests, *running.pop(0))
+        if session.output.body_cache is not None:
+            session.output.body_cache.flush()
     finally:
-        for process, reader in started:
+        for process, reader in running:
             if process.is_alive():
                 process.terminate()
             process.join()
             reader.close()
         _JOB = None  # what was frozen stays so, for the pages still to render: the build unfreezes it at its end
     return digests
+
+
+def fork_worker(context: Any, others: list[tuple[Any, Connection]]) -> tuple[multiprocessing.process.BaseProcess, Connection]:
+    """Fork a worker that renders WORKER_PAGES pages at most (others: the workers forked before it); return it and the end of its pipe."""
+    gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
+    reader, writer = context.Pipe(duplex=False)
+    readers = [reader, *(earlier for _, earlier in others)]  # each the parent's alone to read
+    process: multiprocessing.process.BaseProcess = context.Process(target=render_in_worker, args=(writer, readers), daemon=True)
+    process.start()
+    writer.close()
+    return process, reader
+
+
+def take_result(session: Any, digests: dict[str, bytes], process: multiprocessing.process.BaseProcess, reader: Connection) -> None:
+    """Take in what a worker that is done rendered: its pages' digests, what they read, and how they change the words search counts."""
+    try:
+        (part, searchable, words, reads), cpu = worker_result(process, reader)
+    finally:
+        process.join()
+        reader.close()
+    take_report(cpu)
+    digests.update(part)
+    session.output.reads.update(reads)
+    session.words.changes.update(words)
+    session.words.searchable.difference_update(part)
+    session.words.searchable.update(searchable)
 
 
 def big_first(paths: list[str]) -> list[str]:
@@ -131,6 +165,8 @@ def big_first(paths: list[str]) -> list[str]:
 
 
 def render_in_worker(writer: Connection, inherited: list[Connection]) -> None:
-    """Render this forked worker's share of the pages and send the outcome (or what it raised) back
-    (inherited: the parent's ends of the workers' pipes, see forked.send_from_worker)."""
-    send_from_worker(writer, render_claimed, inherited)
+    """Render this forked worker's share of the pages, WORKER_PAGES at most, and send the outcome
+    (or what it raised) back (inherited: the parent's ends of the workers' pipes, see forked.send_from_worker)."""
+    assert _JOB is not None
+    _JOB[0].words.changes = Counter()  # those of the pages rendered before it was forked are not its own
+    send_from_worker(writer, lambda: render_claimed(WORKER_PAGES), inherited)

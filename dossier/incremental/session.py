@@ -137,7 +137,9 @@ class Session:
         if searchable_done is not None:
             changed = {path for path, data_digest in digests.items() if output.written.get(path) != data_digest}
             searchable_done(sink.folder, gone | changed & (self.words.searchable | was_searchable))  # type: ignore[arg-type]
-        digests.update(render_pages(self, timeline, sink, workers))
+        # Search indexes beside them: this process renders them alone (a worker's copy of the site,
+        # with Pagefind's memory beside, was a build's highest peak), and Pagefind has the other core.
+        digests.update(render_pages(self, timeline, sink, 1 if searchable_done is not None else workers))
         output.renderer.forget()  # type: ignore[union-attr]  # plan() forgets too; this frees the memory now
         outcome.rendered = len(paths)
         if remake:
