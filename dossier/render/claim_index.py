@@ -30,6 +30,7 @@ class ClaimIndex:
         self.records: dict[tuple[str, str], Entry] | Rows[tuple[str, str], Entry] = {}  # Rows when restored: made again when asked for
         self._found: dict[str, list[Claim]] | bool | None = None  # True: the records' claims, to be gathered when asked for
         self.version = 0
+        self.counted: tuple[int, dict[str, int]] = (-1, {})  # a version, and how many claims each level had in it
 
     @property
     def found(self) -> dict[str, list[Claim]] | None:
@@ -72,6 +73,12 @@ class ClaimIndex:
         """Return how many claims each support level has, most sources first (see update), without
         making the claims of a restored index again: their levels are kept."""
         self.update(site, edited, processes)
+        if self.counted[0] != self.version:  # worked out once a version: a preview plans after every edit
+            self.counted = (self.version, self.count_levels())
+        return self.counted[1]
+
+    def count_levels(self) -> dict[str, int]:
+        """Return how many claims each support level has, from the claims by level if gathered, else from each record's."""
         if isinstance(self._found, dict):
             return {level: len(claims) for level, claims in self._found.items()}
         levels: Counter[str] = Counter()
