@@ -164,3 +164,22 @@ def test_the_rows_are_read_before_the_rendering_processes_are_forked_and_never_b
     assert noted and {pid for pid, _, _ in noted} == {os.getpid()}
     build(root, tmp_path / "cold", use_cache=False, workers=2)
     assert tree(root / "site") == tree(tmp_path / "cold")
+
+
+def test_the_preview_opened_from_a_kept_state_reads_every_row_and_holds_no_transaction_open(tmp_path):
+    from dossier.serve.preview import Preview
+
+    root = copy_project(tmp_path / "project")
+    build(root, root / "site")
+    (tmp_path / "preview").mkdir()
+    preview = Preview(root, tmp_path / "preview")
+    preview.start()  # from the build's state: it lives on, while builds may keep theirs
+    try:
+        site = preview.session.site
+        assert site is not None
+        for part in store.PARTS:
+            rows = getattr(site, part)
+            assert isinstance(rows, Rows) and rows.read() == list(rows), part  # every row read
+            assert rows.source.connection is None, part  # and the transaction they were read in ended
+    finally:
+        preview.stop()
