@@ -38,7 +38,7 @@ def render_claimed(most: int | None = None) -> tuple[dict[str, bytes], set[str],
     taking the next one not taken by another process; return the pages' digests, which of them
     search indexes, how they change the count of each word, and what each read."""
     assert _JOB is not None
-    session, sink, chunks, claimed = _JOB
+    session = _JOB[0]
     digests = render_chunks(most)
     if session.output.body_cache is not None:
         session.output.body_cache.flush()

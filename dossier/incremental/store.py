@@ -35,7 +35,7 @@ class StaleRows(Exception):
 class Snapshot:
     """The kept rows of one generation, each process reading them in a transaction of its own."""
 
-    def __init__(self, path: Path, generation: str):
+    def __init__(self, path: Path, generation: str | None = None):
         self.path = path
         self.generation = generation
         self.connection: sqlite3.Connection | None = None
@@ -46,10 +46,11 @@ class Snapshot:
         if self.connection is None or self.pid != os.getpid():
             connection = sqlite3.connect(self.path, isolation_level=None, timeout=60)
             connection.execute("BEGIN")
-            if generation_of(connection) != self.generation:
+            generation = generation_of(connection)
+            if generation is None or self.generation not in (None, generation):  # None: the first to open it takes the generation it finds
                 connection.close()
                 raise StaleRows(f"{self.path} is no longer at generation {self.generation}")
-            self.connection, self.pid = connection, os.getpid()
+            self.generation, self.connection, self.pid = generation, connection, os.getpid()
         return self.connection
 
     def read_rows(self, part: str, keys: list) -> dict:
@@ -104,17 +105,15 @@ def rows_file(state: Path) -> Path:
 def restoring(state: Path) -> Iterator[None]:
     """Let a session's pickle be unpickled with the rows of its generation, if they are kept."""
     path = rows_file(state)
-    generation = None
+    _restoring.clear()
     if path.exists():
         try:
-            with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as probe:
-                generation = generation_of(probe)
-        except sqlite3.Error:
+            snapshot = Snapshot(path)
+            snapshot.open()  # read at the generation kept now, from now on, in this process
+            _restoring.append(snapshot)
+        except (sqlite3.Error, StaleRows):  # none kept, or unreadable: the session is not restored
             pass
-    _restoring[:] = [Snapshot(path, generation)] if generation is not None else []
     try:
-        if _restoring:
-            _restoring[0].open()  # read at this generation from now on, in this process
         yield
     finally:
         _restoring.clear()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from sys import intern
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from .. import forked
 from ..model.rows import MISSING, Rows
@@ -49,11 +49,10 @@ class ClaimIndex:
         they are the records' claims gathered in turn (as they are but for a bug). At 10,000 records
         the 186,000 claims pickled one tuple at a time took 0.7 s of the 2 s that saving a build's
         session takes. A record whose claims were never made again is kept as it was restored."""
-        kept = self.records.source.kept if isinstance(self.records, Rows) else {}  # type: ignore[attr-defined]
         records: dict[tuple[str, str], tuple] = {}
-        for key, entry in (self.records.by_key if isinstance(self.records, Rows) else self.records).items():
+        for key, entry, kept in self.entries():
             if entry is MISSING:
-                records[key] = kept[key]
+                records[key] = kept
                 continue
             record, claims, names = entry
             url, label = record.page_url, record.label
@@ -82,13 +81,19 @@ class ClaimIndex:
         if isinstance(self._found, dict):
             return {level: len(claims) for level, claims in self._found.items()}
         levels: Counter[str] = Counter()
+        for _, entry, kept in self.entries():
+            if entry is MISSING and len(kept) == 5:  # as kept: record, names, texts, levels, language
+                levels.update(kept[3])
+            else:
+                levels.update(claim.level for claim in (kept[2] if entry is MISSING else entry[1]))
+        return {level: levels[level] for level in sorted(levels, key=level_order)}
+
+    def entries(self) -> Iterator[tuple[tuple[str, str], Any, tuple]]:
+        """Yield each record's key, its entry (MISSING if its claims were not made again since the
+        index was restored) and, for such a record, its claims as kept (see __getstate__)."""
         kept = self.records.source.kept if isinstance(self.records, Rows) else {}  # type: ignore[attr-defined]
         for key, entry in (self.records.by_key if isinstance(self.records, Rows) else self.records).items():
-            if entry is MISSING and len(kept[key]) == 5:  # as kept: record, names, texts, levels, language
-                levels.update(kept[key][3])
-            else:
-                levels.update(claim.level for claim in (kept[key][2] if entry is MISSING else entry[1]))
-        return {level: levels[level] for level in sorted(levels, key=level_order)}
+            yield key, entry, kept[key] if entry is MISSING else ()
 
     def claims(self, site: Any, edited: set[tuple[str, str]] | None = None, processes: int = 1) -> dict[str, list[Claim]]:
         """Return every claim of a linked site by support level, most sources first, each level in the
