@@ -46,17 +46,20 @@ def event_sources(site: Site, event: Event) -> list[str]:
 
 def records_json(lists: dict[str, Iterable[dict[str, Any]]], language: str | None = None) -> bytes:
     """Return a JSON object of named lists of records, each record on a line of its own: readable,
-    diffable line by line, and encoded one record at a time (a large site's export never exists
-    as one tree of Python objects)."""
-    lines = [b"{"] + ([f"\"language\": {json.dumps(language)},".encode()] if language else [])
+    diffable line by line, and encoded one record at a time into one buffer (a large site's export
+    never exists as one tree of Python objects, nor as its lines and their join: 80 MB at 10,000
+    records, for 35 MB of export)."""
+    out = io.BytesIO()
+    out.write(b"{\n" + (f"\"language\": {json.dumps(language)},\n".encode() if language else b""))
     for number, (name, records) in enumerate(lists.items()):
-        lines.append(json.dumps(name).encode() + b": [")
-        lines.extend((json.dumps(record, ensure_ascii=False) + ",").encode("utf-8") for record in records)  # as bytes: the text of a site's
-        if lines[-1].endswith(b","):  # export in a str of two or four bytes a character, and then encoded, took 140 MB at 10,000 records
-            lines[-1] = lines[-1][:-1]
-        lines.append(b"]," if number < len(lists) - 1 else b"]")
-    lines.append(b"}\n")
-    return b"\n".join(lines)
+        out.write(json.dumps(name).encode() + b": [")
+        separator = b"\n"
+        for record in records:  # each as bytes: a str of two or four bytes a character, then encoded, took more again
+            out.write(separator + json.dumps(record, ensure_ascii=False).encode("utf-8"))
+            separator = b",\n"
+        out.write(b"\n]" + (b",\n" if number < len(lists) - 1 else b"\n"))
+    out.write(b"}\n")
+    return out.getvalue()  # the buffer itself, not a copy
 
 
 def timelinejs_date(point: Point) -> dict[str, int]:
