@@ -347,7 +347,7 @@ def test_pagefind_is_given_each_page_s_searchable_text_and_nothing_of_it_is_publ
         assert text is not None and len(text) < len(page) / 2, path
         assert read(text) == read(page), path  # the same words, title and type as search reads from the whole page
         assert text.startswith(b'<!doctype html>\n<html lang="' + (b"es" if path.startswith("es/") else b"en") + b'">'), path
-        assert not re.search(rb'<[a-z][^>]*\sid="', text), path  # Pagefind would keep each as an anchor, which search does not show
+        assert not re.search(rb'<[a-z][^>]*\s(id|class|href)="', text), path  # Pagefind would keep each id as an anchor, which search does not show
     assert any(b' id="claim-1"' in (real_site / path).read_bytes() for path in searchable)
     assert all(search_text((real_site / path).read_bytes()) is None for path in set(pages) - set(searchable))
     assert not (real_site / TEXTS).exists() and not any(TEXTS in path for path in walk_files(real_site))
@@ -359,18 +359,20 @@ def test_the_search_text_leaves_out_the_marked_elements_whole_and_only_those():
     page = (b'<html lang="en"><body><nav>Menu</nav><main data-pagefind-body><p>Use data-pagefind-ignore to hide. <span data-x class="citation">[1]'
             b'<span>n</span></span> after</p>\n<div\nclass="note link-list"><div>x</div></div><p data-class="citation">kept</p></main></body></html>')
     assert search_text(page) == HEAD % b"en" + (b'<main data-pagefind-body><p>Use data-pagefind-ignore to hide.  after</p>\n'
-                                                 b'<p data-class="citation">kept</p></main>\n</body></html>\n')
+                                                 b'<p>kept</p></main>\n</body></html>\n')  # (its data-class, which search has no use for, dropped)
 
 
-def test_the_search_text_drops_the_elements_ids_and_nothing_else():
+def test_the_search_text_drops_the_attributes_search_has_no_use_for_and_nothing_else():
     """Pagefind keeps each element with an id as an anchor, for results within a page that the
-    search page does not show: a fifth of its CPU time on a large site's record pages."""
+    search page does not show, and parses every attribute: a fifth of its CPU time on a large site."""
     from dossier.search.pagetext import HEAD, search_text
 
-    page = (b'<html lang="en"><body><article class="record" id="top" data-pagefind-body><h2 id="why">Why</h2><p><span class="claim"'
-            b' id="claim-1"></span>Write id="x" in text, <a data-id="k" href="#a"\nid="b" title="n">a link</a>.</p></article></body></html>')
-    assert search_text(page) == HEAD % b"en" + (b'<article class="record" data-pagefind-body><h2>Why</h2><p><span class="claim"></span>'
-                                                 b'Write id="x" in text, <a data-id="k" href="#a" title="n">a link</a>.</p></article>\n</body></html>\n')
+    page = (b'<html lang="en"><body><article class="record" id="top" data-pagefind-body data-pagefind-meta="type:Person"><h2 id="why">Why</h2>'
+            b'<p><span class="claim" id="claim-1"></span>Write id="x" or class="y" in text, <a data-id="k" href="#a"\nid="b" title="n">a link</a>, '
+            b'<span lang="es" aria-label="z">una</span> <img src="i.png" alt="a picture"></p></article></body></html>')
+    assert search_text(page) == HEAD % b"en" + (b'<article data-pagefind-body data-pagefind-meta="type:Person"><h2>Why</h2><p><span></span>'
+                                                 b'Write id="x" or class="y" in text, <a>a link</a>, <span lang="es">una</span> '
+                                                 b'<img src="i.png" alt="a picture"></p></article>\n</body></html>\n')
 
 
 def test_pagefind_runs_as_its_own_binary_not_through_a_python_wrapper():
