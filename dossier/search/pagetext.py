@@ -6,13 +6,16 @@ out (render/fallback.py NOT_INDEXED). A record page's reference list, its citati
 head and its navigation are three fifths of its bytes: Pagefind takes about half the CPU time on a
 copy that holds only what it indexes (measured on 620 pages of the 10,000-record benchmark: 0.9 s
 against 2.0 s). search_text() makes that copy by cutting the page's own HTML at its tags, with no
-parser: the pages are the templates', so their elements are well formed. It also drops the
-attributes search has no use for (UNUSED) and the tags of inline elements (INLINE): Pagefind keeps each element with an id as an anchor, for
-results within a page, which the search page does not show (a record page marks each of its claims
-with one), and parses every other attribute and tag. Without them it indexes the same words into the same
-index (the fragments of the 10,000-record benchmark's 16 parts differ only in their anchors) and takes
-a fifth less CPU time: 21.4 s against 16.9 s for the 16 parts run one after another (medians of
-three), for 0.55 s more here.
+parser: the pages are the templates', so their elements are well formed.
+
+It also drops the attributes search has no use for (UNUSED) and the tags of inline elements
+(INLINE). Pagefind keeps each element with an id as an anchor, for results within a page, which
+the search page does not show (a record page marks each of its claims with one, a source page each
+passage), and parses every other attribute and tag. Without them it indexes the same words, and
+takes a fourth less CPU time: 21.9 s against 16.6 s for the 16 parts of the 10,000-record benchmark
+run one after another (medians of three, old and new in turn), for 0.7 s more here. Their fragments differ only in the
+anchors; on this documentary's source pages, the text also loses the spaces Pagefind put at each
+passage's anchor ('" But that' is now '"But that', as the article has it).
 """
 
 from __future__ import annotations
