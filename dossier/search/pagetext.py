@@ -13,9 +13,9 @@ It also drops the attributes search has no use for (UNUSED) and the tags of inli
 the search page does not show (a record page marks each of its claims with one, a source page each
 passage), and parses every other attribute and tag. Without them it indexes the same words, and
 takes a fourth less CPU time: 21.9 s against 16.6 s for the 16 parts of the 10,000-record benchmark
-run one after another (medians of three, old and new in turn), for 0.7 s more here. Their fragments differ only in the
-anchors; on this documentary's source pages, the text also loses the spaces Pagefind put at each
-passage's anchor ('" But that' is now '"But that', as the article has it).
+run one after another (medians of three, old and new in turn), for 0.7 s more here. Their
+fragments differ only in the anchors; on this documentary's source pages, the text also loses the
+spaces Pagefind put at each passage's anchor ('" But that' is now '"But that', as the article has it).
 """
 
 from __future__ import annotations
@@ -37,13 +37,13 @@ SPACE = frozenset(b" \t\n\r\f")
 TAG = re.compile(rb"<([a-z][a-z0-9]*)\b")
 VOID = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
 # The attributes search has no use for, in a start tag (what follows holds a ">" before any "<"):
-# Pagefind reads data-pagefind-* and lang, and would keep each id as an anchor (see above).
+# Pagefind reads data-pagefind-* (and the html element's lang), and would keep each id as an anchor.
+UNUSED = re.compile(rb'\s(?:id|class|href|title|role|rel|tabindex|aria-[a-z]+|data-(?!pagefind-)[a-z-]+)="[^"]*"(?=[^<]*>)')
 # Inline elements' tags, which break no word: Pagefind reads the same text without them. Left in
 # place where one of them carries an attribute of Pagefind's (a template's data-pagefind-filter, say).
 INLINE_NAMES = rb"(?:a|abbr|b|cite|em|i|small|span|strong|sub|sup|time)"
 INLINE = re.compile(rb"</?" + INLINE_NAMES + rb"(?:\s[^>]*)?>")
 PAGEFIND_INLINE = re.compile(rb"<" + INLINE_NAMES + rb"\s[^>]*data-pagefind")
-UNUSED = re.compile(rb'\s(?:id|class|href|title|role|rel|tabindex|aria-[a-z]+|data-(?!pagefind-)[a-z-]+)="[^"]*"(?=[^<]*>)')
 HEAD = b'<!doctype html>\n<html lang="%s"><head><meta charset="utf-8"></head><body>\n'
 
 
