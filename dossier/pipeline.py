@@ -144,7 +144,7 @@ def render_index_publish(session: Session, out: Path, previous: Path | None, wor
     changed, moved into out (publish/patch.py). If anything fails, out is left as it was. Return how
     many pages were rendered."""
     staging = Staging(out)
-    search = SearchIndex(session, previous, workers)
+    search = SearchIndex(session, previous, workers, staging.texts)
     try:
         rendered = render(session, staging.folder, previous, workers, search, phases)
         session.audit()  # if deferred, and not done while the pages rendered
@@ -171,19 +171,19 @@ class SearchIndex:
     """The search index of a staging folder: its Pagefind runs start as soon as the pages they index
     are staged, one at a time while the timeline's pages render, then one per worker."""
 
-    def __init__(self, session: Session, previous: Path | None, workers: int):
-        self.session, self.previous, self.workers = session, previous, workers
+    def __init__(self, session: Session, previous: Path | None, workers: int, texts: Path):
+        self.session, self.previous, self.workers, self.texts = session, previous, workers, texts  # texts: where rendering puts the pages' texts
         self.indexing: Indexing | None = None
 
     def start(self, folder: Path, changed: set[str]) -> None:
         """Start indexing the searchable pages staged in folder (changed: those new, changed or gone)."""
         self.indexing = Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts), changed=changed,
-                                 previous=self.previous, jobs=1, texts=True, patches=self.previous is not None)
+                                 previous=self.previous, jobs=1, texts=self.texts, patches=self.previous is not None)
 
     def finish(self, folder: Path) -> None:
         """Wait for the index to be complete (starting it if no page was rendered), or raise what went wrong."""
         indexing = self.indexing = self.indexing or Indexing(folder, self.session.words.searchable, words=set(self.session.words.counts),
-                                                             jobs=self.workers, texts=True)
+                                                             jobs=self.workers, texts=self.texts)
         indexing.finish(self.workers)
 
     def kept(self) -> set[str]:
@@ -199,7 +199,7 @@ class SearchIndex:
 def render(session: Session, folder: Path, previous: Path | None, workers: int, search: SearchIndex, phases: dict[str, float]) -> int:
     """Render what changed into the staging folder and carry the rest over from previous; return how many pages were rendered."""
     started = time.perf_counter()
-    outcome = session.render_into(folder, previous, workers, searchable_done=search.start, patch=previous is not None)
+    outcome = session.render_into(folder, previous, workers, searchable_done=search.start, patch=previous is not None, texts=search.texts)
     if outcome.rendered > FEW_PAGES:
         release_free_memory()  # before Pagefind's runs widen to one per core
     phases["render"] = time.perf_counter() - started

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PROJECT
+from conftest import PROJECT, tree
 
 from dossier.cli import main
 from dossier.publish.staging import MARKER, check_output, publish, recover
@@ -262,11 +262,11 @@ def test_a_real_build_killed_with_sigkill_leaves_the_previous_site_and_no_strays
     build = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     started = time.monotonic()
     try:
-        if moment == "mid-build":
-            time.sleep(0.4)  # started, reading or rendering: the site takes about a second to build
-        else:
-            while not any(out.parent.glob(".site.staging-*")) and build.poll() is None and time.monotonic() < started + 60:
-                time.sleep(0.001)
+        # mid-build: rendering, once its first pages are staged (a fixed delay once fell in the publish
+        # of a build faster than it had been); mid-publish: as soon as its staging folder is made.
+        staged = ".site.staging-*/people/*/index.html" if moment == "mid-build" else ".site.staging-*"
+        while not any(out.parent.glob(staged)) and build.poll() is None and time.monotonic() < started + 60:
+            time.sleep(0.001)
         assert build.poll() is None, "the build finished before it could be killed"
         os.killpg(build.pid, signal.SIGKILL)
     finally:
@@ -298,3 +298,52 @@ def test_a_second_build_into_the_same_folder_waits_for_the_first(make_site):
     assert waiting.returncode == 0 and out.startswith(f"built {root / 'site'}")
     assert "Cúcuta, changed" in (root / "site/places/cucuta/index.html").read_text(encoding="utf-8")
     assert not (root / ".site.lock").exists()  # the build that held the lock removed it
+
+
+# ---- the pages' texts for search, in memory-backed scratch space ------------------------------
+
+
+def test_a_builds_texts_for_search_go_to_scratch_space_and_are_gone_when_it_ends(make_site, tmp_path, monkeypatch):
+    """Where the system has memory-backed scratch space, a build writes each page's text for
+    Pagefind there (not in its staging folder) and leaves nothing there or in the site; without
+    it, the texts go to the staging folder, and the site is the same."""
+    import dossier.publish.staging as staging
+    import dossier.search.indexing as indexing
+
+    scratch, written = tmp_path / "shm", []
+    scratch.mkdir()
+    monkeypatch.setattr(staging, "SCRATCH", scratch)
+    monkeypatch.setattr(staging, "SCRATCH_ROOM", 0)
+    monkeypatch.setattr(indexing, "SCRATCH", scratch)
+    real_write = staging.write_into
+    monkeypatch.setattr("dossier.publish.sinks.write_into", lambda folder, files: (written.append(folder), real_write(folder, files))[1])
+    root = make_site()
+    assert main(["build", "--source", str(root), "--out", str(tmp_path / "in-scratch")]) == 0
+    texts = {folder for folder in written if folder.is_relative_to(scratch)}
+    assert len(texts) == 1 and next(iter(texts)).name.startswith(staging.SCRATCH_TEXTS)
+    assert list(scratch.iterdir()) == [] and not (tmp_path / "in-scratch" / staging.SEARCH_TEXTS).exists()
+    monkeypatch.setattr(staging, "SCRATCH", tmp_path / "none")  # no such place: the texts go to the staging folder
+    written.clear()
+    assert main(["build", "--source", str(root), "--out", str(tmp_path / "staged")]) == 0
+    assert any(folder.name == staging.SEARCH_TEXTS and folder.parent.name.startswith(".staged.staging-") for folder in written)
+    assert list(scratch.iterdir()) == [] and not (tmp_path / "staged" / staging.SEARCH_TEXTS).exists()
+    pages = {path: data for path, data in tree(tmp_path / "staged").items() if not path.startswith(("pagefind/", ".dossier"))}
+    assert len(pages) > 20 and pages == {path: data for path, data in tree(tmp_path / "in-scratch").items() if not path.startswith(("pagefind/", ".dossier"))}
+
+
+def test_recovery_removes_the_texts_for_search_of_a_build_that_no_longer_runs(tmp_path, monkeypatch):
+    import dossier.publish.staging as staging
+
+    monkeypatch.setattr(staging, "SCRATCH", tmp_path)
+    running = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        stray = tmp_path / f"{staging.SCRATCH_TEXTS}1a2b3c4d-{dead_pid()}"
+        (stray / "people/x").mkdir(parents=True)
+        (stray / "people/x/index.html").write_text("text", encoding="utf-8")
+        live = tmp_path / f"{staging.SCRATCH_TEXTS}5e6f7a8b-{running.pid}"
+        live.mkdir()
+        recover(tmp_path / "out" / "site")
+        assert not stray.exists() and live.is_dir()
+    finally:
+        running.kill()
+        running.wait()

@@ -271,7 +271,7 @@ def test_a_parts_texts_are_deleted_once_it_is_indexed_and_made_again_if_it_is_in
     from dossier.search.pagetext import search_text
 
     write_into(root / "site" / SEARCH_TEXTS, {path: search_text((root / "site" / path).read_bytes()) for path in pages})  # as a build renders them
-    indexing = search_indexing.Indexing(root / "site", pages, jobs=2, texts=True)
+    indexing = search_indexing.Indexing(root / "site", pages, jobs=2, texts=root / "site" / SEARCH_TEXTS)
     indexing.runner.join()
     assert not indexing.untexted and len(indexing.parts) > 2 and len(indexing.removals) == len(indexing.parts)
     for removal in indexing.removals:

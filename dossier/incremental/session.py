@@ -105,15 +105,17 @@ class Session:
         return self.render_to(MemorySink(previous))
 
     def render_into(self, folder: Path, previous: Path | None, workers: int = 1,
-                    searchable_done: Callable[[Path, set[str]], object] | None = None, patch: bool = False) -> Outcome:
+                    searchable_done: Callable[[Path, set[str]], object] | None = None, patch: bool = False,
+                    texts: Path | None = None) -> Outcome:
         """Render what changed since the last render into an empty staging folder, in parallel when
         there is much to do, and carry every other file over from previous (where the last render
         went), or with patch leave it there (the staging folder then patches previous: publish/patch.py).
-        Without previous, render everything."""
+        Without previous, render everything. texts: where the pages' texts for search go (by default
+        in the staging folder: see publish.staging.texts_folder)."""
         if previous is None:
             self.output.render_all()
             self.words.forget()
-        return self.render_to(FolderSink(folder, previous, patch), workers, searchable_done)
+        return self.render_to(FolderSink(folder, previous, patch, texts), workers, searchable_done)
 
     def render_to(self, sink: MemorySink | FolderSink, workers: int = 1,
                   searchable_done: Callable[[Path, set[str]], object] | None = None) -> Outcome:

@@ -61,21 +61,22 @@ class FolderSink:
 
     in_memory = False
 
-    def __init__(self, folder: Path, previous: Path | None, patch: bool = False):
+    def __init__(self, folder: Path, previous: Path | None, patch: bool = False, texts: Path | None = None):
         self.folder, self.previous = folder, previous
+        self.texts = texts or folder / SEARCH_TEXTS  # where the pages' texts for search go (staging.texts_folder)
         self.patch = patch and previous is not None
         self.files: dict[str, bytes] = {}  # nothing is kept in memory
 
     def put(self, path: str, data: bytes, unchanged: bool, text: bytes | None = None) -> None:
         """Write a file, or link it from the previous site if it is as it was (leave it there, if
-        patching); and the page's text for search, if given, where Pagefind will read it (SEARCH_TEXTS)."""
+        patching); and the page's text for search, if given, where Pagefind will read it (texts)."""
         if unchanged and self.previous is not None:
             if not self.patch:
                 carry_over(self.previous, self.folder, [path])
         else:
             write_into(self.folder, {path: data})
         if text is not None:
-            write_into(self.folder / SEARCH_TEXTS, {path: text})
+            write_into(self.texts, {path: text})
 
     def carry(self, paths: Iterable[str]) -> None:
         """Link files from the previous site (unless patching it: then they stay where they are)."""

@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Iterable
 
 from .binary import indexing_failed, pagefind_command, sort_languages
-from .pagetext import removal_of_texts, search_text
+from .pagetext import removal_of_texts, search_text, texts_in_order
 from .parts import (BUNDLE, DELTA, DELTA_PART, VOCABULARY_PAGE, Delta, base_words, delta_takes, fragments, part_folder, part_of,
                     previous_listing, split, words_digest)
 from .words import text_words
 from ..render.fallback import NOT_INDEXED
 from ..model.i18n import LANGUAGES
 from ..publish.folders import staged_or_live
-from ..publish.staging import SEARCH_TEXTS, carry_over, walk_files
+from ..publish.staging import SCRATCH, SCRATCH_TEXTS, carry_over, scratch, walk_files, write_into
 
 EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (render/fallback.py NOT_INDEXED)
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
@@ -52,27 +52,26 @@ class Indexing:
     changed: the searchable pages that are new, changed or gone since previous was indexed (None:
     index every part). While the pages changed since previous's parts were all indexed are few, only
     they are indexed, into the delta (see DELTA); else the parts holding them, and every part when the
-    site's words changed (see VOCABULARY_PAGE). In
-    the background, Pagefind runs at the lowest CPU priority (where `nice` exists), each run
-    leading its own process group. patches: the folder is a staging folder that will patch previous
-    (publish/patch.py), where the parts not indexed again then stay as they are: only the parts (and
-    delta) indexed again are staged, with parts.json, unless the first part was (its files are the
-    bundle's top folder), when every part is.
+    site's words changed (see VOCABULARY_PAGE). In the background, Pagefind runs at the lowest CPU
+    priority (where `nice` exists), each run leading its own process group. patches: the folder is a
+    staging folder that will patch previous (publish/patch.py), where the parts not indexed again then
+    stay as they are: only the parts (and delta) indexed again are staged, with parts.json, unless the
+    first part was (its files are the bundle's top folder), when every part is.
     """
 
     def __init__(self, folder: Path, pages: Iterable[str], *, words: set[str] | None = None, changed: set[str] | None = None,
-                 previous: Path | None = None, background: bool = False, jobs: int | None = None, texts: bool = False, patches: bool = False):
+                 previous: Path | None = None, background: bool = False, jobs: int | None = None, texts: Path | None = None, patches: bool = False):
         self.folder, self.background, self.previous, self.words = folder.resolve(), background, previous, words  # Pagefind runs elsewhere
         self.patches = patches
         self.kept: set[str] = set()  # with patches, the files of previous's bundle left in place, by their path in the site
-        # What Pagefind reads of each page (pagetext.py): with texts, the copies a build's rendering
-        # put in the staging folder, else made here from the pages, in a folder of this indexing's own.
-        self.texts = self.folder / SEARCH_TEXTS if texts else Path(tempfile.mkdtemp(prefix="dossier-search-text-"))
+        # What Pagefind reads of each page (pagetext.py): the copies a build's rendering put in the folder
+        # texts (see publish.staging.texts_folder), or without it made here, in a folder of this indexing's own.
+        self.texts = texts or Path(tempfile.mkdtemp(prefix=SCRATCH_TEXTS, suffix=f"-{os.getpid()}", dir=scratch()))
         self.parts = split(pages)
         # The pages whose text is yet to be made, found in the build's own thread: the thread that runs Pagefind
         # waits for the interpreter's lock after each system call while the build renders (600 checks a part).
         texts_there = str(self.texts)
-        self.untexted = {path for part in self.parts for path in part if not texts or not os.path.isfile(os.path.join(texts_there, path))}
+        self.untexted = {path for part in self.parts for path in part if texts is None or not os.path.isfile(os.path.join(texts_there, path))}
         self.texts_gone, self.removals = set[str](), list[threading.Thread]()  # the pages whose texts a run indexed, and the threads deleting them
         # A site of several languages (es/...) has a vocabulary page in each: Pagefind keeps an index per
         # language, and a part without the reader's language would answer in another one.
@@ -179,8 +178,9 @@ class Indexing:
                 if path in self.untexted or path in self.texts_gone:  # carried over from the last build, not rendered by a build, or indexed already
                     text = search_text(self.page(path))
                     if text is not None:
-                        (site / path).parent.mkdir(parents=True, exist_ok=True)
-                        (site / path).write_bytes(text)
+                        write_into(site, {path: text})
+            if site.is_relative_to(SCRATCH):  # Pagefind finds the texts there in the order they were made (see texts_in_order)
+                texts_in_order(self.texts, own, pages[len(own):], site := self.texts / f".part-{number}")
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
             settings = {"site": str(site), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")

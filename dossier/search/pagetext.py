@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import threading
 from pathlib import Path
 
@@ -115,3 +116,20 @@ def remove_texts(base: str, paths: list[str]) -> None:
                 os.rmdir(os.path.join(base, os.path.dirname(path)))
             except OSError:
                 pass
+
+
+def texts_in_order(texts: Path, paths: list[str], shared: list[str], folder: Path) -> None:
+    """Move the texts of pages from texts into folder (link those of shared pages, which every part
+    indexes), making its folders in the order of their paths. In memory-backed scratch space (tmpfs)
+    a folder lists what it holds in the order it was made, and Pagefind indexes pages in the order it
+    finds them: the same texts, written in another order by the rendering processes or made later
+    for pages carried over, would make an index of other bytes. (A disk's file system such as ext4
+    lists a folder in the order of a hash of the names, whatever order they were made in.)"""
+    shutil.rmtree(folder, ignore_errors=True)
+    base, target = str(texts), str(folder)
+    for path in sorted(paths + shared):
+        os.makedirs(os.path.join(target, os.path.dirname(path)), exist_ok=True)
+        try:
+            (os.link if path in shared else os.rename)(os.path.join(base, path), os.path.join(target, path))
+        except FileNotFoundError:  # a page with nothing to search: Pagefind finds no text for it, as before
+            continue
