@@ -6,7 +6,7 @@ link to its event, named by its date and title."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from markupsafe import Markup, escape
@@ -54,12 +54,16 @@ class Segment:
     year: int
     x: float
     width: float
+    start: int = field(init=False)  # the number of the year's first day (Day.toordinal)
+    days: int = field(init=False)  # and how many days it has: a timeline page places each event's ends twice
 
-    def at(self, day: Day) -> float:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "start", Day(self.year, 1, 1).toordinal())
+        object.__setattr__(self, "days", Day(self.year + 1, 1, 1).toordinal() - self.start)
+
+    def at(self, day: dt.date | Day) -> float:
         """Return the position of the start of a day in this year."""
-        start = Day(self.year, 1, 1)
-        days = (Day(self.year + 1, 1, 1) - start).days
-        return self.x + self.width * (day - start).days / days
+        return self.x + self.width * (day.toordinal() - self.start) / self.days
 
 
 def segments(events: list[Event], length: float = WIDTH, min_year: float = MIN_YEAR) -> list[Segment]:
