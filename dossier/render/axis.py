@@ -66,11 +66,11 @@ class Segment:
         return self.x + self.width * (day.toordinal() - self.start) / self.days
 
 
-def segments(events: list[Event], length: float = WIDTH, min_year: float = MIN_YEAR) -> list[Segment]:
-    """Lay out one segment per year that holds an event's start or end; busy years get more room."""
+def segments(bounds: list[tuple[Day, Day]], length: float = WIDTH, min_year: float = MIN_YEAR) -> list[Segment]:
+    """Lay out one segment per year that holds an event's start or end (bounds: each event's first
+    and last day, see date_bounds); busy years get more room."""
     detail: dict[int, int] = {}
-    for event in events:
-        first, last = date_bounds(event)
+    for first, last in bounds:
         for year in {first.year, last.year}:
             detail.setdefault(year, 0)
             if (last - first).days < 300:
@@ -105,10 +105,10 @@ def lanes(spans: list[tuple[float, float]]) -> list[int]:
 
 def place(events: list[Event], length: float, min_year: float, radius: float) -> tuple[list[Segment], list[tuple[float, float]], list[int]]:
     """Return the years' segments, each event's span along the axis and the lane it stacks in."""
-    layout = {s.year: s for s in segments(events, length, min_year)}
+    bounds = [date_bounds(event) for event in events]
+    layout = {s.year: s for s in segments(bounds, length, min_year)}
     spans = []
-    for event in events:
-        first, last = date_bounds(event)
+    for event, (first, last) in zip(events, bounds):
         start, end = layout[first.year].at(first), layout[last.year].at(last + dt.timedelta(days=1))
         if mark_shape(event) == "point":
             spans.append(((start + end) / 2 - radius, (start + end) / 2 + radius))
