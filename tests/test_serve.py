@@ -23,6 +23,7 @@ import pytest
 
 from conftest import PROJECT, chromium_or_skip, copy_project
 
+from dossier.publish.staging import SEARCH_TEXTS
 from dossier.search import parts as search_parts
 from dossier.cli import main
 from dossier.model.problems import Problem
@@ -307,6 +308,7 @@ def test_the_preview_indexes_only_the_changed_pages_of_a_large_index(tmp_path, m
     async def run() -> None:
         preview = Preview(root, folder)
         preview.start()
+        assert not (folder / SEARCH_TEXTS).exists()  # its indexing makes its own texts: none go where the preview serves
         preview.index()
         preview.search_thread.join()
         assert len(part_files()) >= 4

@@ -110,8 +110,8 @@ class Session:
         """Render what changed since the last render into an empty staging folder, in parallel when
         there is much to do, and carry every other file over from previous (where the last render
         went), or with patch leave it there (the staging folder then patches previous: publish/patch.py).
-        Without previous, render everything. texts: where the pages' texts for search go (by default
-        in the staging folder: see publish.staging.texts_folder)."""
+        Without previous, render everything. texts: where the pages' texts for search go, for the
+        build's Pagefind runs (see publish.staging.texts_folder); without it, nowhere."""
         if previous is None:
             self.output.render_all()
             self.words.forget()

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator, Mapping
 
 from .folders import staged_or_live
-from .staging import SEARCH_TEXTS, carry_over, write_into
+from .staging import carry_over, write_into
 
 
 class EveryPage(Mapping[str, bytes]):
@@ -63,19 +63,20 @@ class FolderSink:
 
     def __init__(self, folder: Path, previous: Path | None, patch: bool = False, texts: Path | None = None):
         self.folder, self.previous = folder, previous
-        self.texts = texts or folder / SEARCH_TEXTS  # where the pages' texts for search go (staging.texts_folder)
+        self.texts = texts  # where the pages' texts for search go (staging.texts_folder), if anywhere
         self.patch = patch and previous is not None
         self.files: dict[str, bytes] = {}  # nothing is kept in memory
 
     def put(self, path: str, data: bytes, unchanged: bool, text: bytes | None = None) -> None:
         """Write a file, or link it from the previous site if it is as it was (leave it there, if
-        patching); and the page's text for search, if given, where Pagefind will read it (texts)."""
+        patching); and the page's text for search, if given, where Pagefind will read it (texts, if the
+        sink has such a folder: the preview's indexing makes its own texts)."""
         if unchanged and self.previous is not None:
             if not self.patch:
                 carry_over(self.previous, self.folder, [path])
         else:
             write_into(self.folder, {path: data})
-        if text is not None:
+        if text is not None and self.texts is not None:
             write_into(self.texts, {path: text})
 
     def carry(self, paths: Iterable[str]) -> None:
