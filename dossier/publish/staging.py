@@ -28,7 +28,7 @@ SEARCH_TEXTS = ".search-text"  # in a staging folder: each searchable page's tex
 # Each text is written once, read once by Pagefind and deleted; on a journalling disk, making and
 # deleting their 10,000 files and folders at 10,000 records took 3 s of a 50-60 s cold build (three
 # builds each way, alternating). At least SCRATCH_ROOM must be free there (the texts of 10,000
-# records take about 80 MB, and each part's are deleted once Pagefind has read them).
+# records take about 50 MB, 34 MB of text in 4 KB pages; each part's go once Pagefind has read them).
 SCRATCH = Path("/dev/shm")
 SCRATCH_ROOM = 2 << 30
 SCRATCH_TEXTS = "dossier-search-text-"  # and a build's process number
