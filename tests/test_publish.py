@@ -308,13 +308,11 @@ def test_a_builds_texts_for_search_go_to_scratch_space_and_are_gone_when_it_ends
     Pagefind there (not in its staging folder) and leaves nothing there or in the site; without
     it, the texts go to the staging folder, and the site is the same."""
     import dossier.publish.staging as staging
-    import dossier.search.indexing as indexing
 
     scratch, written = tmp_path / "shm", []
     scratch.mkdir()
     monkeypatch.setattr(staging, "SCRATCH", scratch)
     monkeypatch.setattr(staging, "SCRATCH_ROOM", 0)
-    monkeypatch.setattr(indexing, "SCRATCH", scratch)
     real_write = staging.write_into
     monkeypatch.setattr("dossier.publish.sinks.write_into", lambda folder, files: (written.append(folder), real_write(folder, files))[1])
     root = make_site()

@@ -159,11 +159,17 @@ def scratch() -> Path | None:
         return None
 
 
+def scratch_texts(place: Path) -> Path:
+    """Return a new folder's name in place for the pages' texts for search, which names this process
+    (see abandoned(): in scratch space, recover() deletes it once the process no longer runs)."""
+    return place / f"{SCRATCH_TEXTS}{secrets.token_hex(4)}-{os.getpid()}"
+
+
 def texts_folder(staging: Path) -> Path:
     """Return where a build staged in this folder writes the pages' texts for Pagefind: a folder of
     its own in scratch space where there is some, else in the staging folder."""
     space = scratch()
-    return space / f"{SCRATCH_TEXTS}{secrets.token_hex(4)}-{os.getpid()}" if space else staging / SEARCH_TEXTS  # see abandoned()
+    return scratch_texts(space) if space else staging / SEARCH_TEXTS
 
 
 def inside(folder: Path, relative: str) -> Path:

@@ -28,7 +28,7 @@ from .words import text_words
 from ..render.fallback import NOT_INDEXED
 from ..model.i18n import LANGUAGES
 from ..publish.folders import staged_or_live
-from ..publish.staging import SCRATCH, SCRATCH_TEXTS, carry_over, scratch, walk_files, write_into
+from ..publish.staging import carry_over, scratch, scratch_texts, walk_files, write_into
 
 EXCLUDED = [f".{name}" for name in NOT_INDEXED]  # Pagefind's selectors for what search leaves out (render/fallback.py NOT_INDEXED)
 # Pagefind writes its own ready-made interfaces too; the site uses its own small one (static/search.js).
@@ -66,7 +66,7 @@ class Indexing:
         self.kept: set[str] = set()  # with patches, the files of previous's bundle left in place, by their path in the site
         # What Pagefind reads of each page (pagetext.py): the copies a build's rendering put in the folder
         # texts (see publish.staging.texts_folder), or without it made here, in a folder of this indexing's own.
-        self.texts = texts or Path(tempfile.mkdtemp(prefix=SCRATCH_TEXTS, suffix=f"-{os.getpid()}", dir=scratch()))
+        self.texts = texts or scratch_texts(scratch() or Path(tempfile.gettempdir()))
         self.parts = split(pages)
         # The pages whose text is yet to be made, found in the build's own thread: the thread that runs Pagefind
         # waits for the interpreter's lock after each system call while the build renders (600 checks a part).
@@ -173,14 +173,13 @@ class Indexing:
             # Pagefind reads its settings from the folder it runs in: a list of pages is too long for a command line.
             own = self.delta.pages if number == DELTA_PART and self.delta is not None else self.parts[number]
             pages = own + (self.vocabularies if len(self.parts) > 1 else [])
-            site = self.texts  # Pagefind reads each page's searchable text alone (pagetext.py)
             for path in own:  # the vocabulary pages' are written with them
                 if path in self.untexted or path in self.texts_gone:  # carried over from the last build, not rendered by a build, or indexed already
                     text = search_text(self.page(path))
                     if text is not None:
-                        write_into(site, {path: text})
-            if site.is_relative_to(SCRATCH):  # Pagefind finds the texts there in the order they were made (see texts_in_order)
-                texts_in_order(self.texts, own, pages[len(own):], site := self.texts / f".part-{number}")
+                        write_into(self.texts, {path: text})
+            site = self.texts / f".part-{number}"  # Pagefind reads each page's searchable text alone (pagetext.py), in path order
+            texts_in_order(self.texts, own, pages[len(own):], site)
             glob = "{" + ",".join(pages) + "}"  # paths of slugs: nothing in them a glob reads specially
             settings = {"site": str(site), "glob": glob, "output_path": str(output), "exclude_selectors": EXCLUDED, "silent": True}
             Path(workdir, "pagefind.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -212,7 +211,7 @@ class Indexing:
         shutil.rmtree(output / "playground", ignore_errors=True)
         sort_languages(output / "pagefind-entry.json")
         self.texts_gone.update(own)  # deleted while the build goes on: at its end, deleting them all took 2.3 s at 10,000 records
-        self.removals.append(removal_of_texts(site, own))
+        self.removals.append(removal_of_texts(site))
         return None
 
     def finish(self, jobs: int | None = None) -> None:

@@ -20,6 +20,7 @@ spaces Pagefind put at each passage's anchor ('" But that' is now '"But that', a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -96,35 +97,21 @@ def search_text(page: bytes) -> bytes | None:
     return HEAD % (language[1] if language else b"en") + text + b"\n</body></html>\n"
 
 
-def removal_of_texts(folder: Path, paths: list[str]) -> threading.Thread:
-    """Start deleting the texts of pages from folder (and each page's own folder, if that leaves it
-    empty) in a thread of its own: the thread that runs Pagefind goes on to the next part."""
-    remover = threading.Thread(target=remove_texts, args=(str(folder), paths))
+def removal_of_texts(folder: Path) -> threading.Thread:
+    """Start deleting a part's folder of texts (see texts_in_order) in a thread of its own: the
+    thread that runs Pagefind goes on to the next part."""
+    remover = threading.Thread(target=shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True})
     remover.start()
     return remover
 
 
-def remove_texts(base: str, paths: list[str]) -> None:
-    """Delete the texts of pages from the folder base (not a Path: a part has hundreds of pages)."""
-    for path in paths:
-        try:
-            os.unlink(os.path.join(base, path))
-        except FileNotFoundError:
-            continue
-        if path.count("/") > 1:  # 'people/x/index.html': its folder is its own
-            try:
-                os.rmdir(os.path.join(base, os.path.dirname(path)))
-            except OSError:
-                pass
-
-
 def texts_in_order(texts: Path, paths: list[str], shared: list[str], folder: Path) -> None:
-    """Move the texts of pages from texts into folder (link those of shared pages, which every part
-    indexes), making its folders in the order of their paths. In memory-backed scratch space (tmpfs)
-    a folder lists what it holds in the order it was made, and Pagefind indexes pages in the order it
-    finds them: the same texts, written in another order by the rendering processes or made later
-    for pages carried over, would make an index of other bytes. (A disk's file system such as ext4
-    lists a folder in the order of a hash of the names, whatever order they were made in.)"""
+    """Move the texts of a part's pages from texts into folder (link those of shared pages, which
+    every part indexes), making its folders in the order of their paths. Pagefind indexes pages in
+    the order it finds them, and a file system lists a folder in an order of its own: in memory
+    (tmpfs) the order its entries were made, on ext4 a hash of their names. Texts written in any
+    order by the rendering processes, or made later for pages carried over, would otherwise make
+    an index of other bytes wherever a folder lists what it holds as it was made."""
     shutil.rmtree(folder, ignore_errors=True)
     base, target = str(texts), str(folder)
     for path in sorted(paths + shared):
@@ -133,3 +120,6 @@ def texts_in_order(texts: Path, paths: list[str], shared: list[str], folder: Pat
             (os.link if path in shared else os.rename)(os.path.join(base, path), os.path.join(target, path))
         except FileNotFoundError:  # a page with nothing to search: Pagefind finds no text for it, as before
             continue
+        if path not in shared and path.count("/") > 1:  # 'people/x/index.html': its folder is its own, now empty
+            with contextlib.suppress(OSError):
+                os.rmdir(os.path.join(base, os.path.dirname(path)))
