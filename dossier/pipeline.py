@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import os
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .model.i18n import LANGUAGES
+from .incremental.pool import FEW_PAGES, release_free_memory
 from .incremental.lastbuild import Summary, close_session, kept_summary, known_folders, last_build, open_session
 from .model.problems import ContentError, Problem, promote
 from .publish.staging import Staging, check_output, exclusive, recover
@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # a build with nothing to do needs neither: it is done before
 
 BUILD_THRESHOLDS = (10_000, 20, 20)  # the collector's during a build (Python's are 700, 10, 10): see fewer_collections
 SWITCH_INTERVAL = 0.001  # seconds: see quick_switches
-FEW_PAGES = 1000  # rendering this many pages or fewer leaves too little memory to hand back to be worth a full collection (0.6 s at 10,000 records)
 
 
 @dataclass
@@ -258,16 +257,6 @@ def quick_switches() -> Iterator[None]:
         yield
     finally:
         sys.setswitchinterval(interval)
-
-
-def release_free_memory() -> None:
-    """Collect garbage and hand the C allocator's free pages back to the system (glibc only): what
-    rendering left behind would otherwise count against the build's peak memory to the end."""
-    gc.collect()
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (OSError, AttributeError, TypeError):  # not glibc: nothing to hand back this way
-        pass
 
 
 def page_counts(paths: Iterable[str]) -> Counter:

@@ -393,11 +393,17 @@ def test_each_rendering_worker_ends_after_its_share_of_pages_and_another_takes_i
 
     from dossier.incremental import pool
 
+    from conftest import SEED
+
+    from dossier.model.i18n import LANGUAGES
+
     people = {f"content/people/person-{n:03}.md": f"---\nname: Person {n}\nsummary: S.\n---\nThey drove.[@ap \"across the bridge\"]\n" for n in range(40)}
-    root = make_site(people)
+    sources = {f"content/sources/s{n}.yaml": f"title: Story {n}\noutlet: Outlet\nlanguage: en\nseed: s{n}.txt\n" for n in range(8)}
+    root = make_site({**people, **sources, **{f"seeds/s{n}.txt": SEED for n in range(8)}})  # a first round (sources, claims) of several workers
     monkeypatch.setattr(pool, "PARALLEL_FROM", 4)
     monkeypatch.setattr(pool, "CHUNK", 1)
     monkeypatch.setattr(pool, "WORKER_PAGES", 3)  # a worker's copies of the site's memory end with it
+    monkeypatch.setattr(pool, "FIRST_ROUND_WORKER_PAGES", 2)  # sooner in the first round, whose pages read most of the site
     log = tmp_path / "rendered.log"
     render_page = pool.render_page
 
@@ -415,5 +421,8 @@ def test_each_rendering_worker_ends_after_its_share_of_pages_and_another_takes_i
         if workers == 2:
             forked = {pid: count for pid, count in by_process.items() if pid != os.getpid()}
             assert len(forked) >= 3 and max(forked.values()) <= 3  # worker after worker, each ending after its share
+            first_round = Counter(int(line.split(" ", 1)[0]) for line in log.read_text().splitlines() if pool.page_layer(line.split(" ", 1)[1], LANGUAGES) in pool.FIRST_ROUND)
+            first_workers = {pid: by_process[pid] for pid in first_round if pid != os.getpid()}
+            assert len(first_workers) >= 2 and max(first_workers.values()) <= 2  # the first round's workers each end sooner
             assert by_process[os.getpid()] > 0
     assert made[0] == made[1] and made[1][0]["drove"] >= len(people)  # the same pages, each word counted once

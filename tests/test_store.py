@@ -183,3 +183,30 @@ def test_the_preview_opened_from_a_kept_state_reads_every_row_and_holds_no_trans
             assert rows.source.connection is None, part  # and the transaction they were read in ended
     finally:
         preview.stop()
+
+
+def test_a_sources_cited_passages_are_kept_as_columns_that_read_pickle_and_store_as_the_passages_themselves():
+    import pickle
+
+    from dossier.check.site import Cited, Passage
+
+    torres, convoy = ("people", "jorge-torres"), ("events", "aid-convoy")
+    passages = [Passage("passage-b", "across the bridge", 70, 87, (torres,)), Passage("passage-a", "drove", 40, 45, (convoy, torres))]
+    cited = Cited.of(passages)
+    as_dict = {p.id: p for p in passages}
+    assert list(cited) == ["passage-b", "passage-a"] and list(cited.values()) == passages  # in linking's order, not the ids'
+    assert cited["passage-a"] == passages[1] and cited.get("passage-c") is None and "passage-b" in cited and len(cited) == 2
+    assert cited == as_dict and as_dict == cited and dict(cited) == as_dict
+    assert pickle.loads(pickle.dumps(cited)) == cited
+    assert store.decode_passages(store.encode_passages(cited)) == cited and store.encode_passages(as_dict) == store.encode_passages(cited)
+
+
+def test_linking_keeps_each_sources_passages_as_columns_and_one_tuple_for_each_record_citing_a_passage_alone(tmp_path):
+    from dossier.check.site import Cited
+
+    session = Session(copy_project(tmp_path))
+    session.load()
+    site = session.site
+    assert site.passages and all(isinstance(found, Cited) for found in site.passages.values())
+    alone = [passage.cited_by for found in site.passages.values() for passage in found.values() if len(passage.cited_by) == 1]
+    assert len(alone) > len({id(citers) for citers in alone}) == len({citers[0] for citers in alone})  # one tuple a citing record

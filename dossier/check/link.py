@@ -18,7 +18,7 @@ from ..text.passages import SeedText, inserted_spans, mark_differences, passage_
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
 from ..read.documents import column_of
-from .site import Key, Passage, Site, default_config, shared_key  # the linked site's shapes, which other stages import from here too
+from .site import Cited, Key, Passage, Site, cited_only_by, default_config, shared_key  # the linked site's shapes, which other stages import from here too
 
 
 class Examined(NamedTuple):
@@ -163,14 +163,22 @@ class Linker:
         """Resolve one record's references and citations and record its outgoing links."""
         self.add(record, self.examine(record))
 
+    def building(self, source_id: str) -> dict[str, Passage]:
+        """Return the passages of a source found so far, which linking adds to (its site's Cited once run)."""
+        found = self.site.passages.setdefault(source_id, {})
+        assert isinstance(found, dict)
+        return found
+
     def add(self, record: Record, examined: Examined) -> None:
         """Add what examine() found of a record to the site: its links, its verified citations, the
         passages it cites (the first record to cite a passage gives its wording) and its problems."""
         key = shared_key(record.collection, record.id)
         self.problems += examined.problems
         for source_id, pid, quote, start, end in examined.passages:
-            passage = self.site.passages.setdefault(source_id, {}).setdefault(pid, Passage(pid, quote, start, end))
-            if key not in passage.cited_by:
+            passage = self.building(source_id).setdefault(pid, Passage(pid, quote, start, end))
+            if not passage.cited_by:
+                passage.cited_by = cited_only_by(key)
+            elif key not in passage.cited_by:
                 passage.cited_by += (key,)
         self.site.links[key] = [shared_key(*target) for target in examined.targets]  # one tuple a record, if examined elsewhere
         self.site.citations[key] = examined.citations
@@ -263,7 +271,7 @@ class Linker:
             for passage in passages.values():
                 if len(passage.cited_by) > 1:
                     passage.cited_by = tuple(sorted(passage.cited_by))
-            self.site.passages[source_id] = dict(sorted(passages.items(), key=lambda item: item[1].order()))
+            self.site.passages[source_id] = Cited.of(sorted(passages.values(), key=Passage.order))
         return self.site
 
 

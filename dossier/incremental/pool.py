@@ -4,6 +4,7 @@ which of them search indexes and how they change the count of each word."""
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing
 import os
@@ -17,7 +18,8 @@ from ..render.timeline import render_entries_once
 from ..timings import layer, page_layer, take_report
 from . import store
 
-_JOB: tuple[Any, Any, list[list[str]], Any] | None = None  # what forked workers render: set just before forking
+_JOB: tuple[Any, Any, list[list[str]], Any, int] | None = None  # what forked workers render, and how many pages each at most: set just before forking
+FEW_PAGES = 1000  # rendering this many pages or fewer leaves too little memory to hand back to be worth a full collection (0.6 s at 10,000 records)
 PARALLEL_FROM = 64  # pages; fewer render faster in the process that has them
 CHUNK = 16  # pages a process takes at a time
 # Pages a forked worker renders before it ends and another is forked in its place: a memory page of
@@ -30,6 +32,11 @@ WORKER_PAGES = 1200
 # fork is copied). At 10,000 records: the claims of every record, some 50 MB, and the cited passages of
 # every source, some 60 MB, of which record pages read little.
 FIRST_ROUND = ("pages: claims", "pages: sources")
+# Each of these pages reads much of the site (a claims page, claims of every record; a source page,
+# the records that cite each passage), so a worker of the first round copies most of it within a few
+# pages: its workers render fewer each. At 10,000 records, with 1,200 the round's peak was 642 MB, with
+# 64, 571 MB, for 1.5% more CPU time in the build (several forks, each copying again what it reads).
+FIRST_ROUND_WORKER_PAGES = 64
 BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
 
@@ -49,7 +56,7 @@ def render_claimed(most: int | None = None) -> tuple[dict[str, bytes], set[str],
 def render_chunks(most: int | None = None) -> dict[str, bytes]:
     """Render the next chunks not taken by another process until none is left (or most pages are rendered); return their digests."""
     assert _JOB is not None
-    session, sink, chunks, claimed = _JOB
+    session, sink, chunks, claimed, _ = _JOB
     digests: dict[str, bytes] = {}
     while most is None or len(digests) < most:
         with claimed.get_lock():
@@ -76,9 +83,9 @@ def render_pages(session: Any, paths: list[str], sink: Any, workers: int) -> dic
     if workers <= 1 or len(paths) < PARALLEL_FROM or not hasattr(os, "fork") or sink.in_memory:
         return render_here(session, sink, paths)
     early = [path for path in paths if page_layer(path, LANGUAGES) in FIRST_ROUND]
-    digests = render_forked(session, big_first(early), sink, workers, audit=False)  # their workers end before the next are forked
+    digests = render_forked(session, big_first(early), sink, workers, audit=False, worker_pages=FIRST_ROUND_WORKER_PAGES)  # their workers end before the next are forked
     render_entries_once(session.output.renderer, paths, session.output.pages)  # shared with the workers, not rendered by each
-    digests.update(render_forked(session, big_first([path for path in paths if path not in digests]), sink, workers, audit=True))
+    digests.update(render_forked(session, big_first([path for path in paths if path not in digests]), sink, workers, audit=True, worker_pages=WORKER_PAGES))
     return digests
 
 
@@ -90,10 +97,11 @@ def render_here(session: Any, sink: Any, paths: list[str]) -> dict[str, bytes]:
     return digests
 
 
-def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit: bool) -> dict[str, bytes]:
+def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit: bool, worker_pages: int) -> dict[str, bytes]:
     """Render pages, in their order, by this process and workers - 1 forked ones taking chunks in
-    turn (in this process alone if they are few); with audit, this process first works out the
-    editorial warnings while the workers render (else the build does, after)."""
+    turn (in this process alone if they are few), each worker rendering worker_pages at most; with
+    audit, this process first works out the editorial warnings while the workers render (else the
+    build does, after)."""
     global _JOB
     if len(paths) < PARALLEL_FROM:
         return render_here(session, sink, paths)
@@ -102,7 +110,7 @@ def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit
     store.read_whole(session.site)  # read once, here, where the workers share it
     context = multiprocessing.get_context("fork")
     chunks = [paths[start: start + CHUNK] for start in range(0, len(paths), CHUNK)]
-    _JOB = (session, sink, chunks, context.Value("l", 0))
+    _JOB = (session, sink, chunks, context.Value("l", 0), worker_pages)
     running: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     try:
         for _ in range(workers - 1):
@@ -132,7 +140,7 @@ def render_forked(session: Any, paths: list[str], sink: Any, workers: int, audit
 
 
 def fork_worker(context: Any, others: list[tuple[Any, Connection]]) -> tuple[multiprocessing.process.BaseProcess, Connection]:
-    """Fork a worker that renders WORKER_PAGES pages at most (others: the workers forked before it); return it and the end of its pipe."""
+    """Fork a worker that renders its round's number of pages at most (others: the workers forked before it); return it and the end of its pipe."""
     gc.freeze()  # workers share the parent's objects without the collector touching (and copying) them
     reader, writer = context.Pipe(duplex=False)
     readers = [reader, *(earlier for _, earlier in others)]  # each the parent's alone to read
@@ -165,8 +173,18 @@ def big_first(paths: list[str]) -> list[str]:
 
 
 def render_in_worker(writer: Connection, inherited: list[Connection]) -> None:
-    """Render this forked worker's share of the pages, WORKER_PAGES at most, and send the outcome
+    """Render this forked worker's share of the pages (as many as its round allows) and send the outcome
     (or what it raised) back (inherited: the parent's ends of the workers' pipes, see forked.send_from_worker)."""
     assert _JOB is not None
     _JOB[0].words.changes = Counter()  # those of the pages rendered before it was forked are not its own
-    send_from_worker(writer, lambda: render_claimed(WORKER_PAGES), inherited)
+    send_from_worker(writer, lambda: render_claimed(_JOB[4]), inherited)
+
+
+def release_free_memory() -> None:
+    """Collect garbage and hand the C allocator's free pages back to the system (glibc only): what
+    rendering left behind would otherwise count against the build's peak memory to the end."""
+    gc.collect()
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError, TypeError):  # not glibc: nothing to hand back this way
+        pass

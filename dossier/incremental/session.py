@@ -23,7 +23,7 @@ from ..timings import layer
 from . import graph
 from .inputs import Edits, InputScan, Inputs
 from .linked import LinkedSite
-from .pool import render_pages
+from .pool import FEW_PAGES, release_free_memory, render_pages
 from .rendered import RenderedState
 
 EVERYTHING = graph.EVERYTHING
@@ -143,6 +143,8 @@ class Session:
         # with Pagefind's memory beside, was a build's highest peak), and Pagefind has the other core.
         digests.update(render_pages(self, timeline, sink, 1 if searchable_done is not None else workers))
         output.renderer.forget()  # type: ignore[union-attr]  # plan() forgets too; this frees the memory now
+        if len(paths) > FEW_PAGES:
+            release_free_memory()  # what the timeline's pages held (35 MB at 10,000 records), before the exports are made beside a Pagefind run
         outcome.rendered = len(paths)
         if remake:
             with layer("exports and static files"):

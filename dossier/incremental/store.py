@@ -18,10 +18,10 @@ import os
 import pickle
 import sqlite3
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 from ..check.link import Site
-from ..check.site import Passage
+from ..check.site import Cited, Passage
 from ..model.rows import MISSING, Rows
 
 PARTS = ("citations", "passages")
@@ -202,17 +202,15 @@ def row_key(key: str | tuple[str, str]) -> str:
     return key if isinstance(key, str) else "\0".join(key)
 
 
-def encode_passages(found: dict[str, Passage]) -> bytes:
-    """Pickle a source's cited passages a column at a time (see check/site.py Site.__getstate__)."""
-    values = found.values()
-    return pickle.dumps((list(found), [p.id for p in values], [p.quote for p in values], [p.start for p in values],
-                         [p.end for p in values], [p.cited_by for p in values]), protocol=pickle.HIGHEST_PROTOCOL)
+def encode_passages(found: Mapping[str, Passage]) -> bytes:
+    """Pickle a source's cited passages a column at a time (see check/site.py Cited)."""
+    cited = found if isinstance(found, Cited) else Cited.of(found.values())
+    return pickle.dumps(cited.columns(), protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def decode_passages(data: bytes) -> dict[str, Passage]:
+def decode_passages(data: bytes) -> Cited:
     """Make a source's cited passages again from their columns."""
-    keys, *fields = pickle.loads(data)
-    return dict(zip(keys, map(Passage, *fields)))
+    return Cited(*pickle.loads(data))
 
 
 ENCODE: dict[str, Callable[[Any], bytes]] = {"citations": lambda value: pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL),
