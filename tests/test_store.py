@@ -210,3 +210,25 @@ def test_linking_keeps_each_sources_passages_as_columns_and_one_tuple_for_each_r
     assert site.passages and all(isinstance(found, Cited) for found in site.passages.values())
     alone = [passage.cited_by for found in site.passages.values() for passage in found.values() if len(passage.cited_by) == 1]
     assert len(alone) > len({id(citers) for citers in alone}) == len({citers[0] for citers in alone})  # one tuple a citing record
+
+
+def test_a_large_builds_claims_held_as_a_kept_session_holds_them_give_after_an_edit_what_a_cold_build_gives(tmp_path, monkeypatch):
+    from dossier.incremental import rendered
+    from dossier.incremental import session as session_module
+
+    monkeypatch.setattr(session_module, "FEW_PAGES", 0)  # as in a large build: the claims held compactly once their pages are rendered
+    held = []
+    keep = rendered.RenderedState.keep_claims_compactly
+
+    def noted(state: rendered.RenderedState) -> None:
+        keep(state)
+        held.append((set(map(type, state.claims_shown.values())), {type(index.records) for index in state.claim_indexes.values()}))
+
+    monkeypatch.setattr(rendered.RenderedState, "keep_claims_compactly", noted)
+    root = copy_project(tmp_path / "project")
+    build(root, root / "site")
+    assert held == [({bytes}, {Rows})]  # each claims page as its digest, each language's claims as kept
+    edit(root, PERSON, '[@npr-adrift "Alexander Badillo, 29"]', "", later=True)  # a claim's sources change: claims pages render again
+    build(root, root / "site")
+    build(root, tmp_path / "cold", use_cache=False)
+    assert tree(root / "site") == tree(tmp_path / "cold")

@@ -68,6 +68,10 @@ class ClaimIndex:
         kept = state["records"]
         self.__dict__.update(state, records=Rows.unread("claims", MadeAgain(kept), kept))
 
+    def compact(self) -> None:
+        """Hold each record's claims as a kept index does (see __getstate__), made again when asked for."""
+        self.__setstate__(self.__getstate__())
+
     def counts(self, site: Any, edited: set[tuple[str, str]] | None = None, processes: int = 1) -> dict[str, int]:
         """Return how many claims each support level has, most sources first (see update), without
         making the claims of a restored index again: their levels are kept."""
