@@ -232,3 +232,28 @@ def test_a_large_builds_claims_held_as_a_kept_session_holds_them_give_after_an_e
     build(root, root / "site")
     build(root, tmp_path / "cold", use_cache=False)
     assert tree(root / "site") == tree(tmp_path / "cold")
+
+
+def test_a_records_citations_are_kept_as_columns_that_read_compare_pickle_and_store_as_the_citations_themselves():
+    import pickle
+
+    from dossier.check.site import RecordCitations
+    from dossier.model.schema import Citation
+
+    citations = [Citation(source="ap", quote="across the bridge", line=12, column=301, source_line=4, source_column=9),
+                 Citation(source="ap-copy", quote="A translation", line=300, sole=True)]
+    kept = RecordCitations.of(citations)
+    assert list(kept) == citations and kept[1] == citations[1] and kept[-1] == citations[-1] and kept[:1] == citations[:1] and len(kept) == 2
+    assert [(c.column, c.source_line, c.source_column, c.sole) for c in kept] == [(301, 4, 9, False), (0, 0, 0, True)]  # the fields equality leaves out too
+    assert kept == citations and citations == kept and kept != citations[:1] and repr(kept) == repr(citations)
+    assert pickle.loads(pickle.dumps(kept)) == kept and store.DECODE["citations"](store.ENCODE["citations"](kept)) == kept
+    with pytest.raises(IndexError):
+        kept[2]
+
+
+def test_linking_keeps_each_records_citations_as_columns(tmp_path):
+    from dossier.check.site import RecordCitations
+
+    session = Session(copy_project(tmp_path))
+    session.load()
+    assert session.site.citations and all(isinstance(found, RecordCitations) for found in session.site.citations.values())

@@ -18,7 +18,7 @@ from ..text.passages import SeedText, inserted_spans, mark_differences, passage_
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
 from ..read.documents import column_of
-from .site import Cited, Key, Passage, Site, cited_only_by, default_config, shared_key  # the linked site's shapes, which other stages import from here too
+from .site import Cited, Key, Passage, RecordCitations, Site, cited_only_by, default_config, shared_key  # the linked site's shapes, which other stages import from here too
 
 
 class Examined(NamedTuple):
@@ -26,7 +26,7 @@ class Examined(NamedTuple):
     as a second process examines half of a large site's records and sends them back."""
 
     targets: list[Key]  # the records its body links to, each once, in order
-    citations: list[Citation]  # its verified citations, front matter's first
+    citations: RecordCitations  # its verified citations, front matter's first
     passages: list[tuple[str, str, str, int, int]]  # what they and its translations' cite: source, passage id, quote, start, end
     problems: list[Problem]
 
@@ -182,7 +182,7 @@ class Linker:
                 passage.cited_by += (key,)
         self.site.links[key] = [shared_key(*target) for target in examined.targets]  # one tuple a record, if examined elsewhere
         self.site.citations[key] = examined.citations
-        for source_id in sorted({c.source for c in examined.citations}):
+        for source_id in sorted(set(examined.citations.sources)):
             self.site.cited_by.setdefault(source_id, []).append(key)
 
     def examine(self, record: Record) -> Examined:
@@ -191,7 +191,7 @@ class Linker:
         kept, self.problems, self.found = self.problems, [], []
         try:
             targets, citations = self.examine_links_and_citations(record)
-            return Examined(targets, citations, self.found, self.problems)
+            return Examined(targets, RecordCitations.of(citations), self.found, self.problems)
         finally:
             self.problems, self.found = kept, []
 
