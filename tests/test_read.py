@@ -135,3 +135,15 @@ def test_a_large_site_is_linked_in_two_processes_as_one_links_it(make_site, monk
     cited = [c.source for key in both.citations for c in both.citations[key]]
     assert all(source is cited[0] for source in cited)  # one string for a source's id, wherever examined
     assert both.links[("people", "a0")][0] is both.links[("people", "a4")][0]  # one tuple for a record's key
+
+
+def test_a_front_matters_lines_and_columns_are_kept_as_a_saved_session_holds_them():
+    import pickle
+
+    from dossier.read.documents import column_of
+
+    _, lines, problems = load_yaml('name: "Jorge Torres"\nage: {years: 31, source: ap}\nroles: [a, b]\n', "x.md", 1)
+    assert problems == []
+    for kept in (lines, pickle.loads(pickle.dumps(lines))):
+        assert kept[("age", "source")] == 3 and kept[("roles", 1)] == 4
+        assert [column_of(kept, *key) for key in [("name",), ("age",), ("age", "source"), ("roles", 1), ("missing",)]] == [8, 0, 26, 12, 0]

@@ -9,6 +9,7 @@ build cache, and a build reads back the previous site's files it carries over.
 from __future__ import annotations
 
 import functools
+from array import array
 import os
 import re
 import sys
@@ -55,16 +56,29 @@ SHARED_UP_TO = 64  # a scalar this long or shorter (a field name, an id, a date)
 class KeyLines(dict):
     """The file line of every key path of a front matter, and in columns where each value's text
     starts on its line (from 1; inside the quotes of a quoted value), so that a problem found
-    inside a value, such as a misquoted citation under `evidence:`, names its column."""
+    inside a value, such as a misquoted citation under `evidence:`, names its column. The columns
+    are numbers in the order of the key paths: a site keeps every record's, and as a mapping of
+    their own they took 10 MB more at 10,000 records."""
+
+    __slots__ = ("columns",)
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.columns: dict[KeyPath, int] = {}
+        self.columns = array("I")  # the column of each key path, in their order (0 where not known)
+
+    def with_columns(self, columns: dict[KeyPath, int]) -> KeyLines:
+        """Take the columns of the key paths, kept as numbers in their order; return itself."""
+        self.columns = array("I", (columns.get(key, 0) for key in self))
+        return self
+
+    def column(self, key: KeyPath) -> int:
+        """Return the column where a key path's value starts on its line, or 0 where it is not known."""
+        return next((column for path, column in zip(self, self.columns) if path == key), 0)
 
 
 def column_of(lines: dict, *key: Any) -> int:
     """Return the column where a key path's value starts on its line, or 0 where it is not known."""
-    return getattr(lines, "columns", {}).get(key, 0)
+    return lines.column(key) if isinstance(lines, KeyLines) else 0
 
 
 @dataclass
@@ -127,8 +141,8 @@ def load_yaml(text: str, path: str, line_offset: int = 0) -> tuple[Any, dict[Key
         index = _NodeIndex(loader, path, line_offset)
         index.walk(node, ())
         if index.problems:
-            return None, index.lines, index.problems
-        return loader.construct_document(node), index.lines, []
+            return None, index.lines.with_columns(index.columns), index.problems
+        return loader.construct_document(node), index.lines.with_columns(index.columns), []
     except yaml.reader.ReaderError as error:
         # The reader's position may count bytes; the first occurrence of the character is exact.
         at = max(text.find(chr(error.character)), 0) if isinstance(error.character, int) else 0
@@ -154,6 +168,7 @@ class _NodeIndex:
     def __init__(self, loader: Any, path: str, offset: int):
         self.loader, self.path, self.offset = loader, path, offset
         self.lines = KeyLines()
+        self.columns: dict[KeyPath, int] = {}  # where each scalar's text starts on its line (see KeyLines)
         self.problems: list[Problem] = []
         self.visited: set[int] = set()
 
@@ -177,7 +192,7 @@ class _NodeIndex:
         self.visited.add(id(node))
         self.lines[key] = node.start_mark.line + 1 + self.offset
         if isinstance(node, yaml.ScalarNode):
-            self.lines.columns[key] = node.start_mark.column + 1 + (node.style in ("'", '"'))
+            self.columns[key] = node.start_mark.column + 1 + (node.style in ("'", '"'))
             shared(node)
         if not self.plain(node):
             shown = node.tag.replace(YAML_TAG, "!!")
