@@ -140,7 +140,7 @@ def test_a_large_site_is_linked_in_two_processes_as_one_links_it(make_site, monk
 def test_a_front_matters_lines_and_columns_are_kept_as_a_saved_session_holds_them():
     import pickle
 
-    from dossier.read.documents import column_of
+    from dossier.read.frontmatter import column_of
 
     _, lines, problems = load_yaml('name: "Jorge Torres"\nage: {years: 31, source: ap}\nroles: [a, b]\n', "x.md", 1)
     assert problems == []

@@ -14,7 +14,8 @@ from ..model.dates import DateError
 from ..model.i18n import LANGUAGES
 from .evidence import convert_evidence
 from ..model.problems import Problem, did_you_mean
-from ..read.documents import Document, column_of
+from ..read.documents import Document
+from ..read.frontmatter import column_of
 from ..model.record_types import LISTS, NESTED, FieldSpec, field_specs
 from ..model.slug import ID_PATTERN, fold_id, is_valid_id
 

@@ -17,7 +17,7 @@ from ..model.record_types import BUILT_IN, RESERVED, Model
 from ..text.passages import SeedText, inserted_spans, mark_differences, passage_id
 from ..model.problems import Problem, did_you_mean
 from ..model.schema import Citation, Record, SiteConfig, Source
-from ..read.documents import column_of
+from ..read.frontmatter import column_of
 from .site import Cited, Key, Passage, RecordCitations, Site, cited_only_by, default_config, shared_key  # the linked site's shapes, which other stages import from here too
 
 

@@ -219,7 +219,7 @@ def address_key(url: str) -> str:
 def stored_as(root: Path, url: str | None, text: str) -> tuple[str, str] | None:
     """Return the id of the source that already holds this page, and how it shows (the same address in
     its file, or the same text in its seed), or None."""
-    from ..read.documents import load_yaml
+    from ..read.frontmatter import load_yaml
 
     words = text.split()
     folder = root / "content" / "sources"
