@@ -190,6 +190,7 @@ NOT_OF_THE_DOCUMENTARY = {
     "2,500 pages": "a part of the benchmark's search index",
     "1,000 pages": "PART_PAGES, the most a part of a site's search index holds",
     "1,200 pages": "WORKER_PAGES, what a rendering worker renders before another is forked in its place",
+    "64 pages": "FIRST_ROUND_WORKER_PAGES, the same for the workers of the claims and source pages",
     "1 sentence": "an example of the review sheet's words",
     "2 pages": "an example of the preview's rebuild line",
     "1 draft": "an example of the check's words",
