@@ -4,8 +4,8 @@ hands on, the whole cross-linked documentary ready to render."""
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from array import array
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, MutableMapping, Sequence
 
 from ..model.record_types import BUILT_IN, Model

@@ -35,7 +35,7 @@ FIRST_ROUND = ("pages: claims", "pages: sources")
 # Each of these pages reads much of the site (a claims page, claims of every record; a source page,
 # the records that cite each passage), so a worker of the first round copies most of it within a few
 # pages: its workers render fewer each. At 10,000 records, with 1,200 the round's peak was 642 MB, with
-# 64, 571 MB, for 1.5% more CPU time in the build (several forks, each copying again what it reads).
+# 64, 554 MB, for about 1.5% more CPU time in the build (several forks, each copying again what it reads).
 FIRST_ROUND_WORKER_PAGES = 64
 BIG_PAGES = ("timeline", "pages: sources", "pages: indexes")  # rendered first: the last chunks, small pages, end the processes' work together
 
