@@ -140,7 +140,8 @@ class Session:
             changed = {path for path, data_digest in digests.items() if output.written.get(path) != data_digest}
             searchable_done(sink.folder, gone | changed & (self.words.searchable | was_searchable))  # type: ignore[arg-type]
             if len(paths) > FEW_PAGES:
-                output.keep_claims_compactly()  # while Pagefind runs: what the timeline and the exports make then takes their place
+                with layer("claims held compactly"):
+                    output.keep_claims_compactly()  # while Pagefind runs: what the timeline and the exports make then takes their place
         # Search indexes beside them: this process renders them alone (a worker's copy of the site,
         # with Pagefind's memory beside, was a build's highest peak), and Pagefind has the other core.
         digests.update(render_pages(self, timeline, sink, 1 if searchable_done is not None else workers))
