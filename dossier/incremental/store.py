@@ -204,8 +204,7 @@ def row_key(key: str | tuple[str, str]) -> str:
 
 def encode_passages(found: Mapping[str, Passage]) -> bytes:
     """Pickle a source's cited passages a column at a time (see check/site.py Cited)."""
-    cited = found if isinstance(found, Cited) else Cited.of(found.values())
-    return pickle.dumps(cited.columns(), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(Cited.columns_of(found), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def decode_passages(data: bytes) -> Cited:
